@@ -1,0 +1,162 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import cookie from '@fastify/cookie';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { Redis } from 'ioredis';
+import type { AppContext } from './context';
+import { authRoutes } from './features/auth/routes';
+import { healthRoutes } from './features/health/routes';
+import { installErrorHandling } from './lib/error-handler';
+import { AppError, envelope } from './lib/errors';
+import { requestOrigin } from './lib/http';
+import { siteVariantFor } from './lib/site-variant';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    ctx: AppContext;
+  }
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/;
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** Paths authenticated by something other than the session cookie (API keys, provider signatures). */
+const NOT_COOKIE_AUTHENTICATED = [/^\/api\/v1\//, /^\/v1\//, /^\/api\/webhooks\/incoming\//];
+
+export interface BuildAppOptions {
+  logger?: boolean | Record<string, unknown>;
+}
+
+export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): Promise<FastifyInstance> {
+  const { config } = ctx;
+  const app = Fastify({
+    logger:
+      options.logger ??
+      (config.logLevel === 'silent'
+        ? false
+        : {
+            level: config.logLevel,
+            redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
+          }),
+    genReqId: (req) => {
+      const incoming = req.headers['x-request-id'];
+      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    },
+    bodyLimit: config.bodyLimitBytes,
+    trustProxy: config.trustProxy,
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+
+  app.decorate('ctx', ctx);
+  app.decorateRequest('currentUser', null);
+  app.decorateRequest('impersonatedBy', null);
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  installErrorHandling(app);
+
+  // HTML forms (the local sign-in) post urlencoded bodies.
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
+    done(null, Object.fromEntries(new URLSearchParams(body as string)));
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  // Cookie-authenticated writes must come from our own pages (SameSite=Lax is the first line).
+  app.addHook('onRequest', async (request: FastifyRequest) => {
+    if (SAFE_METHODS.has(request.method)) return;
+    const path = request.url.split('?')[0] ?? '';
+    if (!path.startsWith('/api/') || NOT_COOKIE_AUTHENTICATED.some((re) => re.test(path))) return;
+    const origin = request.headers.origin;
+    if (origin === undefined) return;
+    if (origin !== requestOrigin(request) && origin !== new URL(config.publicUrl).origin) {
+      throw new AppError('forbidden_origin', 'This request came from another site and was refused.');
+    }
+  });
+
+  await app.register(helmet, {
+    hsts: config.isProduction,
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        baseUri: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        workerSrc: ["'self'", 'blob:'],
+        manifestSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'none'"],
+        formAction: ["'self'"],
+        ...(config.isProduction ? { upgradeInsecureRequests: [] } : {}),
+      },
+    },
+  });
+  await app.register(cookie);
+
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false }) : undefined;
+  await app.register(rateLimit, {
+    global: false,
+    ...(redis ? { redis, nameSpace: 'sixdigit-rl:' } : {}),
+    errorResponseBuilder: (_request, context) =>
+      new AppError('rate_limited', `Too many requests. Try again in ${Math.ceil(context.ttl / 1000)} s.`, {
+        'retry-after': String(Math.ceil(context.ttl / 1000)),
+      }),
+  });
+
+  await app.register(healthRoutes);
+  await app.register(authRoutes);
+
+  await registerWebApp(app);
+
+  app.addHook('onClose', async () => {
+    redis?.disconnect();
+    await ctx.database.close();
+  });
+  return app;
+}
+
+/** Serves the built single-page app: hashed assets cached for a year, index.html never cached. */
+async function registerWebApp(app: FastifyInstance): Promise<void> {
+  const { config } = app.ctx;
+  const root = resolve(config.webDistDir);
+  const indexFile = resolve(root, 'index.html');
+  const indexHtml = existsSync(indexFile) ? readFileSync(indexFile, 'utf8') : undefined;
+
+  if (indexHtml) {
+    await app.register(fastifyStatic, {
+      root,
+      index: false,
+      wildcard: true,
+      setHeaders: (res, filePath) => {
+        const immutable = filePath.includes(`${resolve(root, 'assets')}`);
+        res.setHeader('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+  }
+
+  app.setNotFoundHandler(async (request, reply) => {
+    const path = request.url.split('?')[0] ?? '';
+    const wantsPage = request.method === 'GET' && !path.startsWith('/api/') && !path.startsWith('/v1/') && !path.startsWith('/assets/');
+    if (!wantsPage) {
+      return reply.status(404).send(envelope('not_found', `No route for ${request.method} ${path}.`, request.id));
+    }
+    if (!indexHtml) {
+      return reply
+        .status(503)
+        .type('text/plain; charset=utf-8')
+        .send('The web app is not built yet. Run `npm run build` (npm start does it for you).');
+    }
+    const variant = siteVariantFor(request.host, config.enterpriseHostMatch);
+    const html = indexHtml.replace('<meta name="sixdigit-variant" content="main">', `<meta name="sixdigit-variant" content="${variant}">`);
+    return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(html);
+  });
+}

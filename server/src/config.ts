@@ -1,0 +1,163 @@
+import { z } from 'zod';
+
+/**
+ * Every environment variable the server reads, parsed in one place.
+ * A bad value stops the process with a message that names the variable.
+ */
+const emptyToUndefined = (value: unknown) => (value === '' ? undefined : value);
+const optionalString = z.preprocess(emptyToUndefined, z.string().optional());
+const booleanFlag = z.preprocess(
+  emptyToUndefined,
+  z
+    .enum(['true', 'false', '1', '0'], { message: 'must be true or false' })
+    .optional()
+    .transform((v) => v === 'true' || v === '1'),
+);
+
+const envSchema = z.object({
+  NODE_ENV: z.preprocess(
+    emptyToUndefined,
+    z.enum(['development', 'test', 'production']).default('development'),
+  ),
+  PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(65535).default(5000)),
+  HOST: z.preprocess(emptyToUndefined, z.string().default('0.0.0.0')),
+  PUBLIC_URL: z.preprocess(emptyToUndefined, z.url({ message: 'must be an absolute URL' }).optional()),
+  DATA_DIR: z.preprocess(emptyToUndefined, z.string().default('./data')),
+  DATABASE_URL: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .refine((v) => /^(postgres(ql)?:\/\/|sqlite:|file:)/.test(v), {
+        message: 'must start with postgres://, postgresql://, sqlite: or file:',
+      })
+      .optional(),
+  ),
+  REDIS_URL: z.preprocess(
+    emptyToUndefined,
+    z.string().refine((v) => /^rediss?:\/\//.test(v), { message: 'must start with redis:// or rediss://' }).optional(),
+  ),
+  APP_ENCRYPTION_KEY: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .refine((v) => Buffer.from(v, 'base64').length === 32, {
+        message: 'must be 32 random bytes, base64-encoded (openssl rand -base64 32)',
+      })
+      .optional(),
+  ),
+  AUTH_SECRET: z.preprocess(emptyToUndefined, z.string().min(32, 'must be at least 32 characters').optional()),
+  ADMIN_EMAIL: z.preprocess(emptyToUndefined, z.email({ message: 'must be an e-mail address' }).optional()),
+  OIDC_ISSUER: z.preprocess(emptyToUndefined, z.url({ message: 'must be an absolute URL' }).optional()),
+  OIDC_CLIENT_ID: optionalString,
+  OIDC_CLIENT_SECRET: optionalString,
+  OIDC_PROVIDER_NAME: optionalString,
+  ENTERPRISE_HOST_MATCH: z.preprocess(emptyToUndefined, z.string().min(1).default('enterprise')),
+  LOG_LEVEL: z.preprocess(
+    emptyToUndefined,
+    z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  ),
+  TRUST_PROXY: booleanFlag,
+  BODY_LIMIT_BYTES: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1024).default(64 * 1024)),
+  WEB_DIST_DIR: z.preprocess(emptyToUndefined, z.string().default('./dist/web')),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export interface OidcConfig {
+  issuer: string;
+  clientId: string;
+  clientSecret: string | undefined;
+  providerName: string;
+}
+
+export interface Config {
+  env: Env['NODE_ENV'];
+  isProduction: boolean;
+  port: number;
+  host: string;
+  publicUrl: string;
+  dataDir: string;
+  database: { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
+  redisUrl: string | undefined;
+  /** base64 32-byte key; undefined means "generate one under dataDir" (development only) */
+  encryptionKey: string | undefined;
+  authSecret: string | undefined;
+  adminEmail: string;
+  /** undefined: no issuer configured, the local development sign-in is used */
+  oidc: OidcConfig | undefined;
+  enterpriseHostMatch: string;
+  logLevel: Env['LOG_LEVEL'];
+  trustProxy: boolean;
+  bodyLimitBytes: number;
+  webDistDir: string;
+}
+
+export class ConfigError extends Error {
+  constructor(public readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const GOOGLE_ISSUER = 'https://accounts.google.com';
+
+export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
+  const parsed = envSchema.safeParse(source);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => `${issue.path.join('.') || 'environment'}: ${issue.message}`),
+    );
+  }
+  const env = parsed.data;
+  const isProduction = env.NODE_ENV === 'production';
+  const problems: string[] = [];
+
+  let oidc: OidcConfig | undefined;
+  if (env.OIDC_CLIENT_ID) {
+    oidc = {
+      issuer: env.OIDC_ISSUER ?? GOOGLE_ISSUER,
+      clientId: env.OIDC_CLIENT_ID,
+      clientSecret: env.OIDC_CLIENT_SECRET,
+      providerName: env.OIDC_PROVIDER_NAME ?? (env.OIDC_ISSUER ? 'your identity provider' : 'Google'),
+    };
+  } else if (env.OIDC_ISSUER) {
+    problems.push('OIDC_CLIENT_ID: required when OIDC_ISSUER is set');
+  }
+
+  if (isProduction) {
+    if (!oidc) problems.push('OIDC_CLIENT_ID: production needs an OpenID Connect issuer (Google by default); the local sign-in is for development only');
+    if (!env.APP_ENCRYPTION_KEY) problems.push('APP_ENCRYPTION_KEY: required in production (openssl rand -base64 32)');
+    if (!env.ADMIN_EMAIL) problems.push('ADMIN_EMAIL: required in production');
+    if (!env.PUBLIC_URL) problems.push('PUBLIC_URL: required in production (the https:// address users open)');
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+
+  const databaseUrl = env.DATABASE_URL;
+  const database: Config['database'] =
+    databaseUrl && /^postgres(ql)?:\/\//.test(databaseUrl)
+      ? { kind: 'postgres', url: databaseUrl }
+      : {
+          kind: 'sqlite',
+          file: databaseUrl ? databaseUrl.replace(/^(sqlite|file):(\/\/)?/, '') : `${env.DATA_DIR}/sixdigit.db`,
+        };
+
+  return {
+    env: env.NODE_ENV,
+    isProduction,
+    port: env.PORT,
+    host: env.HOST,
+    publicUrl: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
+    dataDir: env.DATA_DIR,
+    database,
+    redisUrl: env.REDIS_URL,
+    encryptionKey: env.APP_ENCRYPTION_KEY,
+    authSecret: env.AUTH_SECRET,
+    adminEmail: (env.ADMIN_EMAIL ?? 'admin@sixdigit.local').toLowerCase(),
+    oidc,
+    enterpriseHostMatch: env.ENTERPRISE_HOST_MATCH.toLowerCase(),
+    logLevel: env.LOG_LEVEL,
+    trustProxy: env.TRUST_PROXY,
+    bodyLimitBytes: env.BODY_LIMIT_BYTES,
+    webDistDir: env.WEB_DIST_DIR,
+  };
+}

@@ -1,0 +1,7 @@
+import type { Migration } from 'kysely';
+import * as m20261121000000 from './20261121000000_audit_log';
+
+/** Every migration, by name; names sort in the order they run. Add new ones at the end. */
+export const migrations: Record<string, Migration> = {
+  '20261121000000_audit_log': m20261121000000,
+};

@@ -1,0 +1,149 @@
+import { createAuthEndpoint } from '@better-auth/core/api';
+import { betterAuth, type BetterAuthOptions, type BetterAuthPlugin } from 'better-auth';
+import { APIError } from 'better-auth/api';
+import { setSessionCookie } from 'better-auth/cookies';
+import { getMigrations } from 'better-auth/db/migration';
+import { admin } from 'better-auth/plugins/admin';
+import { genericOAuth } from 'better-auth/plugins/generic-oauth';
+import type { Kysely } from 'kysely';
+import { z } from 'zod';
+import type { Config } from '../../config';
+import type { Database, Dialect } from '../../db/types';
+
+export const OIDC_PROVIDER_ID = 'oidc';
+export const ROLES = ['user', 'financial_manager', 'admin'] as const;
+export type Role = (typeof ROLES)[number];
+
+const localSignInBody = z.object({
+  email: z.email().max(320),
+  name: z.string().trim().min(1).max(120),
+});
+
+/**
+ * Development-only sign-in: type an e-mail and a name, get a real session. Registered only when
+ * no OpenID Connect issuer is configured and NODE_ENV is not production (config enforces that).
+ */
+function localSignIn(): BetterAuthPlugin {
+  return {
+    id: 'local-sign-in',
+    endpoints: {
+      signInLocal: createAuthEndpoint('/sign-in/local', { method: 'POST', body: localSignInBody }, async (ctx) => {
+        const email = ctx.body.email.toLowerCase();
+        const [firstName = '', ...rest] = ctx.body.name.split(/\s+/);
+        const existing = await ctx.context.internalAdapter.findUserByEmail(email, { includeAccounts: false });
+        const user =
+          existing?.user ??
+          (await ctx.context.internalAdapter.createUser({
+            email,
+            name: ctx.body.name,
+            firstName,
+            lastName: rest.join(' ') || null,
+            emailVerified: false,
+          }, { method: 'local-development' }));
+        if (!user) throw new APIError('INTERNAL_SERVER_ERROR', { message: 'could not create the user' });
+        const session = await ctx.context.internalAdapter.createSession(user.id);
+        if (!session) throw new APIError('INTERNAL_SERVER_ERROR', { message: 'could not create a session' });
+        await setSessionCookie(ctx, { session, user });
+        return ctx.json({ user: { id: user.id, email: user.email } });
+      }),
+    },
+  };
+}
+
+function splitName(name: unknown): { firstName: string | null; lastName: string | null } {
+  const parts = typeof name === 'string' ? name.trim().split(/\s+/).filter(Boolean) : [];
+  return { firstName: parts[0] ?? null, lastName: parts.slice(1).join(' ') || null };
+}
+
+export function buildAuthOptions(config: Config, db: Kysely<Database>, dialect: Dialect, secret: string) {
+  const plugins: BetterAuthPlugin[] = [
+    admin({ defaultRole: 'user', adminRoles: ['admin'] }),
+  ];
+  if (config.oidc) {
+    const oidc = config.oidc;
+    plugins.push(
+      genericOAuth({
+        config: [
+          {
+            providerId: OIDC_PROVIDER_ID,
+            name: oidc.providerName,
+            discoveryUrl: `${oidc.issuer.replace(/\/+$/, '')}/.well-known/openid-configuration`,
+            clientId: oidc.clientId,
+            clientSecret: oidc.clientSecret,
+            scopes: ['openid', 'email', 'profile'],
+            pkce: true,
+            mapProfileToUser: (profile) => {
+              const fallback = splitName(profile.name);
+              return {
+                name: typeof profile.name === 'string' ? profile.name : String(profile.email ?? ''),
+                firstName: typeof profile.given_name === 'string' ? profile.given_name : fallback.firstName,
+                lastName: typeof profile.family_name === 'string' ? profile.family_name : fallback.lastName,
+                image: typeof profile.picture === 'string' ? profile.picture : undefined,
+              };
+            },
+          },
+        ],
+      }),
+    );
+  } else {
+    plugins.push(localSignIn());
+  }
+
+  return {
+    appName: 'Sixdigit',
+    baseURL: config.publicUrl,
+    basePath: '/api/auth',
+    secret,
+    database: { db, type: dialect },
+    trustedOrigins: [config.publicUrl],
+    user: {
+      additionalFields: {
+        firstName: { type: 'string', required: false, input: false },
+        lastName: { type: 'string', required: false, input: false },
+      },
+    },
+    session: {
+      expiresIn: 60 * 60 * 24 * 7,
+      updateAge: 60 * 60 * 24,
+    },
+    account: { accountLinking: { enabled: true, trustedProviders: [OIDC_PROVIDER_ID] } },
+    advanced: {
+      useSecureCookies: config.isProduction,
+      cookiePrefix: 'sixdigit',
+      defaultCookieAttributes: { httpOnly: true, sameSite: 'lax', secure: config.isProduction },
+    },
+    // Our own limiter (@fastify/rate-limit) guards the sign-in routes; one limiter, one store.
+    rateLimit: { enabled: false },
+    telemetry: { enabled: false },
+    databaseHooks: {
+      user: {
+        create: {
+          before: async (user: Record<string, unknown>) => {
+            const email = String(user.email ?? '').toLowerCase();
+            return { data: { ...user, email, role: email === config.adminEmail ? 'admin' : 'user' } };
+          },
+        },
+      },
+    },
+    plugins,
+  } satisfies BetterAuthOptions;
+}
+
+export type AuthOptions = ReturnType<typeof buildAuthOptions>;
+
+export function createAuth(options: AuthOptions) {
+  return betterAuth(options);
+}
+
+export type Auth = ReturnType<typeof createAuth>;
+
+/** The endpoint our local sign-in plugin adds (plugins are typed loosely, so it is named here). */
+export interface LocalSignInApi {
+  signInLocal(input: { body: { email: string; name: string }; returnHeaders: true }): Promise<{ headers: Headers }>;
+}
+
+/** Creates or updates better-auth's own tables (its CLI does not run on Node 20). */
+export async function migrateAuthTables(options: AuthOptions): Promise<void> {
+  const { runMigrations } = await getMigrations(options);
+  await runMigrations();
+}

@@ -1,0 +1,101 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createTestApp, describeEachDialect, signIn, type TestApp } from '../../../../test/support/db';
+
+describeEachDialect('auth routes', (dialect) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+  });
+  afterAll(async () => t?.close());
+
+  it('answers 401 in the error envelope when nobody is signed in', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/auth/user' });
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toEqual({
+      error: { code: 'unauthorized', message: expect.any(String), request_id: res.headers['x-request-id'] },
+    });
+  });
+
+  it('shows a clearly labelled local sign-in form when no issuer is configured', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/login?returnTo=/totp' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('text/html');
+    expect(res.body).toContain('Development only');
+    expect(res.body).toContain('value="/totp"');
+  });
+
+  it('signs in locally, returns to the page the user was on and answers the user', async () => {
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/api/login/local',
+      payload: 'email=Grace.Hopper%40Example.com&name=Grace+Brewster+Hopper&returnTo=%2Fbusiness',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(login.statusCode).toBe(303);
+    expect(login.headers.location).toBe('/business');
+    const session = login.cookies.find((c) => c.name.endsWith('session_token'));
+    expect(session?.httpOnly).toBe(true);
+    expect(session?.sameSite).toBe('Lax');
+
+    const me = await t.app.inject({ method: 'GET', url: '/api/auth/user', cookies: { [session!.name]: session!.value } });
+    expect(me.statusCode).toBe(200);
+    expect(me.json()).toMatchObject({
+      email: 'grace.hopper@example.com',
+      firstName: 'Grace',
+      lastName: 'Brewster Hopper',
+      profileImageUrl: null,
+      role: 'user',
+      isAdmin: false,
+    });
+  });
+
+  it('never returns to another site after sign-in', async () => {
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/api/login/local',
+      payload: new URLSearchParams({ email: 'a@example.com', name: 'A', returnTo: '//evil.example/x' }).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(login.headers.location).toBe('/');
+  });
+
+  it('refuses a bad e-mail on the local form with the form again', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/login/local',
+      payload: 'email=not-an-email&name=X',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.body).toContain('Enter a valid e-mail address');
+  });
+
+  it('marks the ADMIN_EMAIL account as the administrator', async () => {
+    const cookie = await signIn(t.app, 'Admin@Example.com', 'Ada Admin');
+    const me = await t.app.inject({ method: 'GET', url: '/api/auth/user', headers: { cookie } });
+    expect(me.json()).toMatchObject({ role: 'admin', isAdmin: true, firstName: 'Ada' });
+  });
+
+  it('logs out: deletes the session and returns to /', async () => {
+    const cookie = await signIn(t.app, 'leaving@example.com');
+    const out = await t.app.inject({ method: 'GET', url: '/api/logout', headers: { cookie } });
+    expect(out.statusCode).toBe(302);
+    expect(out.headers.location).toBe('/');
+    const me = await t.app.inject({ method: 'GET', url: '/api/auth/user', headers: { cookie } });
+    expect(me.statusCode).toBe(401);
+  });
+
+  it('refuses a cookie-authenticated write from a foreign Origin', async () => {
+    const cookie = await signIn(t.app, 'csrf@example.com');
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/sign-out',
+      headers: { cookie, origin: 'https://evil.example', 'content-type': 'application/json' },
+      payload: '{}',
+    });
+    expect(res.statusCode).toBe(403);
+    expect(res.json().error.code).toBe('forbidden_origin');
+    const me = await t.app.inject({ method: 'GET', url: '/api/auth/user', headers: { cookie } });
+    expect(me.statusCode).toBe(200);
+  });
+});

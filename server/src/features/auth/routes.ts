@@ -1,0 +1,123 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { AppError } from '../../lib/errors';
+import { forwardSetCookies, toWebHeaders } from '../../lib/http';
+import { OIDC_PROVIDER_ID, type LocalSignInApi } from './auth';
+import { loadCurrentUser } from './guards';
+import { renderLocalSignInPage } from './local-sign-in-page';
+import { safeReturnPath } from './service';
+
+const SIGN_IN_RATE_LIMIT = { max: 30, timeWindow: '1 minute' };
+
+/** Where to come back to: an explicit ?returnTo, else the same-origin page that sent the user here. */
+function returnPathFor(request: FastifyRequest, explicit: string | undefined): string {
+  if (explicit) return safeReturnPath(explicit);
+  const referer = request.headers.referer;
+  if (!referer) return '/';
+  try {
+    const url = new URL(referer);
+    if (url.host !== request.host) return '/';
+    return safeReturnPath(`${url.pathname}${url.search}${url.hash}`);
+  } catch {
+    return '/';
+  }
+}
+
+async function forwardToAuth(request: FastifyRequest, reply: FastifyReply) {
+  const { auth } = request.server.ctx;
+  const url = new URL(request.url, `${request.protocol}://${request.host}`);
+  const hasBody = request.method !== 'GET' && request.method !== 'HEAD' && request.body !== undefined;
+  const response = await auth.handler(
+    new Request(url, {
+      method: request.method,
+      headers: toWebHeaders(request.headers),
+      body: hasBody ? (typeof request.body === 'string' ? request.body : JSON.stringify(request.body)) : undefined,
+    }),
+  );
+  reply.status(response.status);
+  response.headers.forEach((value, name) => {
+    if (name !== 'set-cookie' && name !== 'content-length') reply.header(name, value);
+  });
+  forwardSetCookies(response.headers, reply);
+  return reply.send(response.body ? Buffer.from(await response.arrayBuffer()) : null);
+}
+
+export async function authRoutes(app: FastifyInstance): Promise<void> {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { config, auth } = app.ctx;
+  const localSignInEnabled = !config.oidc;
+
+  r.get(
+    '/api/login',
+    {
+      config: { rateLimit: SIGN_IN_RATE_LIMIT },
+      schema: { querystring: z.object({ returnTo: z.string().max(2048).optional() }) },
+    },
+    async (request, reply) => {
+      const returnTo = returnPathFor(request, request.query.returnTo);
+      if (localSignInEnabled) {
+        return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(renderLocalSignInPage({ returnTo }));
+      }
+      const { headers, response } = await auth.api.signInSocial({
+        body: { provider: OIDC_PROVIDER_ID, callbackURL: returnTo, errorCallbackURL: '/', disableRedirect: true },
+        headers: toWebHeaders(request.headers),
+        returnHeaders: true,
+      });
+      if (!response.url) throw new AppError('service_unavailable', 'The sign-in provider did not answer.');
+      forwardSetCookies(headers, reply);
+      return reply.header('cache-control', 'no-store').redirect(response.url, 302);
+    },
+  );
+
+  if (localSignInEnabled) {
+    r.post(
+      '/api/login/local',
+      {
+        config: { rateLimit: SIGN_IN_RATE_LIMIT },
+        schema: {
+          body: z.object({
+            email: z.string().max(320),
+            name: z.string().max(120),
+            returnTo: z.string().max(2048).optional(),
+          }),
+        },
+      },
+      async (request, reply) => {
+        const { email, name } = request.body;
+        const returnTo = safeReturnPath(request.body.returnTo);
+        const valid = z.object({ email: z.email(), name: z.string().trim().min(1) }).safeParse({ email: email.trim(), name });
+        if (!valid.success) {
+          return reply
+            .status(400)
+            .type('text/html; charset=utf-8')
+            .send(renderLocalSignInPage({ returnTo, email, name, error: 'Enter a valid e-mail address and your name.' }));
+        }
+        const { headers } = await (auth.api as unknown as LocalSignInApi).signInLocal({
+          body: { email: valid.data.email, name: valid.data.name },
+          returnHeaders: true,
+        });
+        forwardSetCookies(headers, reply);
+        return reply.redirect(returnTo, 303);
+      },
+    );
+  }
+
+  r.get('/api/logout', async (request, reply) => {
+    const headers = toWebHeaders(request.headers);
+    if (await auth.api.getSession({ headers })) {
+      const result = await auth.api.signOut({ headers, returnHeaders: true });
+      forwardSetCookies(result.headers, reply);
+    }
+    return reply.header('cache-control', 'no-store').redirect('/', 302);
+  });
+
+  r.get('/api/auth/user', async (request, reply) => {
+    const user = await loadCurrentUser(request);
+    if (!user) throw new AppError('unauthorized', 'You are not signed in.');
+    return reply.header('cache-control', 'no-store').send(user);
+  });
+
+  // Everything else under /api/auth (OIDC callback, session, sign-out…) is better-auth's own.
+  app.route({ method: ['GET', 'POST'], url: '/api/auth/*', handler: forwardToAuth });
+}

@@ -1,0 +1,46 @@
+/**
+ * The one error type services throw, and the one envelope every error leaves the server in:
+ * `{ "error": { "code", "message", "request_id" } }`.
+ */
+export const ERROR_STATUS = {
+  bad_request: 400,
+  validation_failed: 400,
+  invalid_json: 400,
+  unauthorized: 401,
+  insufficient_credits: 402,
+  forbidden: 403,
+  forbidden_origin: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  too_many_attempts: 429,
+  rate_limited: 429,
+  internal_error: 500,
+  not_configured: 501,
+  service_unavailable: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export class AppError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'AppError';
+    this.status = ERROR_STATUS[code];
+  }
+}
+
+export interface ErrorEnvelope {
+  error: { code: string; message: string; request_id: string };
+}
+
+export function envelope(code: string, message: string, requestId: string): ErrorEnvelope {
+  return { error: { code, message, request_id: requestId } };
+}

@@ -1,0 +1,41 @@
+import { buildApp } from './app';
+import { ConfigError, loadConfig } from './config';
+import { createContext, migrateToLatest } from './context';
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(78); // EX_CONFIG
+    }
+    throw err;
+  }
+  const ctx = createContext(config);
+  await migrateToLatest(ctx);
+  const app = await buildApp(ctx);
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down: finishing in-flight requests');
+    const force = setTimeout(() => process.exit(1), 15_000).unref();
+    await app.close();
+    clearTimeout(force);
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+
+  await app.listen({ port: config.port, host: config.host });
+  const where = config.database.kind === 'sqlite' ? `SQLite at ${config.database.file}` : 'PostgreSQL';
+  app.log.info(`Sixdigit is up on ${config.publicUrl} (${where}${config.oidc ? '' : ', local development sign-in'})`);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

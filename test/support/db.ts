@@ -1,0 +1,108 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { describe, inject } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../server/src/app';
+import { loadConfig, type Config } from '../../server/src/config';
+import { createContext, migrateToLatest, type AppContext } from '../../server/src/context';
+import { openDatabase, type Db } from '../../server/src/db';
+import type { Dialect } from '../../server/src/db/types';
+import { TEST_POSTGRES_URL } from './services';
+
+export const DIALECTS: Dialect[] = ['sqlite', 'postgres'];
+
+/**
+ * Runs a suite once per database engine. The PostgreSQL run is skipped only when the global
+ * setup found PostgreSQL unreachable outside CI (and it says so loudly); in CI it fails instead.
+ */
+export function describeEachDialect(name: string, body: (dialect: Dialect) => void): void {
+  for (const dialect of DIALECTS) {
+    const unavailable = dialect === 'postgres' && !inject('postgresAvailable');
+    describe.skipIf(unavailable)(`${name} [${dialect}]`, () => body(dialect));
+  }
+}
+
+export interface TestDatabase {
+  config: Config['database'];
+  open(): Db;
+  drop(): Promise<void>;
+}
+
+/** A fresh, empty database: a temporary SQLite file, or a new PostgreSQL database per call. */
+export async function createTestDatabase(dialect: Dialect): Promise<TestDatabase> {
+  if (dialect === 'sqlite') {
+    const dir = mkdtempSync(join(tmpdir(), 'sixdigit-test-'));
+    const config = { kind: 'sqlite' as const, file: join(dir, 'test.db') };
+    return { config, open: () => openDatabase(config), drop: async () => rmSync(dir, { recursive: true, force: true }) };
+  }
+  const name = `sixdigit_test_${Date.now()}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: TEST_POSTGRES_URL });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(TEST_POSTGRES_URL);
+  url.pathname = `/${name}`;
+  const config = { kind: 'postgres' as const, url: url.toString() };
+  return {
+    config,
+    open: () => openDatabase(config),
+    drop: async () => {
+      const client = new pg.Client({ connectionString: TEST_POSTGRES_URL });
+      await client.connect();
+      await client.query(`drop database if exists ${name} with (force)`);
+      await client.end();
+    },
+  };
+}
+
+export function testConfig(overrides: Record<string, string | undefined> = {}): Config {
+  return loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    APP_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
+    ADMIN_EMAIL: 'admin@example.com',
+    PUBLIC_URL: 'http://localhost:5000',
+    DATA_DIR: join(tmpdir(), 'sixdigit-test-data'),
+    WEB_DIST_DIR: join(tmpdir(), 'sixdigit-no-web-build'),
+    ...overrides,
+  });
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  ctx: AppContext;
+  close(): Promise<void>;
+}
+
+/** A migrated database of the given engine and an app built over it (not listening). */
+export async function createTestApp(dialect: Dialect, env: Record<string, string | undefined> = {}): Promise<TestApp> {
+  const database = await createTestDatabase(dialect);
+  const config = { ...testConfig(env), database: database.config };
+  const ctx = createContext(config, database.open());
+  await migrateToLatest(ctx);
+  const app = await buildApp(ctx);
+  return {
+    app,
+    ctx,
+    close: async () => {
+      await app.close();
+      await database.drop();
+    },
+  };
+}
+
+/** Signs in through the local development sign-in and returns the session cookie header. */
+export async function signIn(app: FastifyInstance, email: string, name = 'Test User'): Promise<string> {
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/login/local',
+    payload: new URLSearchParams({ email, name }).toString(),
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  });
+  if (res.statusCode !== 303) throw new Error(`local sign-in failed: ${res.statusCode} ${res.body}`);
+  const cookies = res.cookies.map((c) => `${c.name}=${c.value}`);
+  return cookies.join('; ');
+}
