@@ -102,10 +102,25 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   });
   await app.register(cookie);
 
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false }) : undefined;
+  // Shared rate-limit counters for several instances. Connected before we listen, so a wrong
+  // REDIS_URL stops the start with a clear error instead of failing requests later.
+  const redis = config.redisUrl
+    ? new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1, connectTimeout: 5000 })
+    : undefined;
+  if (redis) {
+    try {
+      await redis.connect();
+    } catch (err) {
+      redis.disconnect();
+      throw new Error(`REDIS_URL: cannot connect to Redis (${(err as Error).message})`, { cause: err });
+    }
+  }
   await app.register(rateLimit, {
     global: false,
-    ...(redis ? { redis, nameSpace: 'sixdigit-rl:' } : {}),
+    // If Redis fails mid-flight, keep serving (fail open) rather than refuse every request;
+    // guessable secrets have their own database-backed attempt limits.
+    skipOnError: true,
+    ...(redis ? { redis, nameSpace: `${config.redisKeyPrefix}rl:` } : {}),
     errorResponseBuilder: (_request, context) =>
       new AppError('rate_limited', `Too many requests. Try again in ${Math.ceil(context.ttl / 1000)} s.`, {
         'retry-after': String(Math.ceil(context.ttl / 1000)),

@@ -36,6 +36,7 @@ const envSchema = z.object({
     emptyToUndefined,
     z.string().refine((v) => /^rediss?:\/\//.test(v), { message: 'must start with redis:// or rediss://' }).optional(),
   ),
+  REDIS_KEY_PREFIX: z.preprocess(emptyToUndefined, z.string().regex(/^[\w:.-]{1,40}$/, 'letters, digits and : . - _ only').default('sixdigit:')),
   APP_ENCRYPTION_KEY: z.preprocess(
     emptyToUndefined,
     z
@@ -79,6 +80,7 @@ export interface Config {
   dataDir: string;
   database: { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
   redisUrl: string | undefined;
+  redisKeyPrefix: string;
   /** base64 32-byte key; undefined means "generate one under dataDir" (development only) */
   encryptionKey: string | undefined;
   authSecret: string | undefined;
@@ -150,6 +152,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     dataDir: env.DATA_DIR,
     database,
     redisUrl: env.REDIS_URL,
+    redisKeyPrefix: env.REDIS_KEY_PREFIX,
     encryptionKey: env.APP_ENCRYPTION_KEY,
     authSecret: env.AUTH_SECRET,
     adminEmail: (env.ADMIN_EMAIL ?? 'admin@sixdigit.local').toLowerCase(),

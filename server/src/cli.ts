@@ -1,0 +1,111 @@
+import { userInfo } from 'node:os';
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig } from './config';
+import { createContext, migrateToLatest, type AppContext } from './context';
+import { ROLES } from './features/auth/auth';
+import { listUsers } from './features/users/repo';
+import { setUserRole } from './features/users/service';
+import { AppError } from './lib/errors';
+
+/**
+ * The operator CLI: `npm run cli -- <command>` or the `sixdigit` bin.
+ * Each command is a name, a usage line and a run function; --help is built from this table.
+ */
+interface Command {
+  usage: string;
+  summary: string;
+  run(ctx: AppContext, args: string[], out: Output): Promise<void>;
+}
+
+export interface Output {
+  log(line: string): void;
+  error(line: string): void;
+}
+
+const operator = () => ({ userId: null, label: `cli:${userInfo().username}` });
+
+export const commands: Record<string, Command> = {
+  migrate: {
+    usage: 'migrate',
+    summary: 'Apply all pending database migrations (the server also does this at start).',
+    async run(ctx, _args, out) {
+      const applied = await migrateToLatest(ctx);
+      out.log(applied.length ? `Applied: ${applied.join(', ')}` : 'Database is up to date.');
+    },
+  },
+  'user:list': {
+    usage: 'user:list [--json]',
+    summary: 'List users with their role and sign-up date.',
+    async run(ctx, args, out) {
+      const { values } = parseArgs({ args, options: { json: { type: 'boolean' } } });
+      const users = await listUsers(ctx.db);
+      if (values.json) return out.log(JSON.stringify(users, null, 2));
+      if (users.length === 0) return out.log('No users yet.');
+      const rows = users.map((u) => [u.email, u.role, u.name, u.createdAt.toISOString().slice(0, 10), u.id]);
+      const header = ['EMAIL', 'ROLE', 'NAME', 'JOINED', 'ID'];
+      const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+      for (const row of [header, ...rows]) out.log(row.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd());
+    },
+  },
+  'role:set': {
+    usage: `role:set <email> <${ROLES.join('|')}>`,
+    summary: 'Give a user a role (audited). The user must have signed in once.',
+    async run(ctx, args, out) {
+      const [email, role] = args;
+      if (!email || !role) throw new UsageError(`usage: sixdigit ${commands['role:set']!.usage}`);
+      const user = await setUserRole(ctx.db, ctx.config.adminEmail, { email, role }, operator());
+      out.log(`${user.email} is now ${user.role}.`);
+    },
+  },
+};
+
+class UsageError extends Error {}
+
+export function helpText(): string {
+  const width = Math.max(...Object.values(commands).map((c) => c.usage.length));
+  return [
+    'Sixdigit operator CLI',
+    '',
+    'Usage: npm run cli -- <command> [arguments]   (or: sixdigit <command>)',
+    '',
+    'Commands:',
+    ...Object.values(commands).map((c) => `  ${c.usage.padEnd(width)}  ${c.summary}`),
+    '',
+    'Reads the same environment as the server (DATABASE_URL, ADMIN_EMAIL, …).',
+  ].join('\n');
+}
+
+/** Runs one command; returns the process exit code. */
+export async function runCli(argv: string[], env: Record<string, string | undefined>, out: Output): Promise<number> {
+  const [name, ...args] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    out.log(helpText());
+    return name ? 0 : 64;
+  }
+  const command = commands[name];
+  if (!command) {
+    out.error(`Unknown command "${name}".\n\n${helpText()}`);
+    return 64; // EX_USAGE
+  }
+  let ctx: AppContext | undefined;
+  try {
+    ctx = createContext(loadConfig(env));
+    if (name !== 'migrate') await migrateToLatest(ctx);
+    await command.run(ctx, args, out);
+    return 0;
+  } catch (err) {
+    if (err instanceof UsageError) out.error(err.message);
+    else if (err instanceof AppError || err instanceof ConfigError) out.error(err.message);
+    else out.error(err instanceof Error ? (err.stack ?? err.message) : String(err));
+    return err instanceof UsageError ? 64 : 1;
+  } finally {
+    await ctx?.database.close();
+  }
+}
+
+const invokedDirectly = process.argv[1] && /cli\.ts$/.test(process.argv[1]);
+if (invokedDirectly || process.env.SIXDIGIT_CLI_BIN === '1') {
+  runCli(process.argv.slice(2), process.env, { log: console.log, error: console.error }).then((code) => {
+    process.exitCode = code;
+  });
+}

@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config';
+
+const key = Buffer.alloc(32, 1).toString('base64');
+const production = {
+  NODE_ENV: 'production',
+  PUBLIC_URL: 'https://sixdigit.example',
+  APP_ENCRYPTION_KEY: key,
+  ADMIN_EMAIL: 'ops@sixdigit.example',
+  OIDC_CLIENT_ID: 'client',
+  OIDC_CLIENT_SECRET: 'secret',
+};
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+  } catch (err) {
+    if (err instanceof ConfigError) return err.problems;
+    throw err;
+  }
+  return [];
+}
+
+describe('loadConfig', () => {
+  it('gives a fresh install everything it needs: port 5000, SQLite under ./data, local sign-in', () => {
+    const config = loadConfig({});
+    expect(config.port).toBe(5000);
+    expect(config.database).toEqual({ kind: 'sqlite', file: './data/sixdigit.db' });
+    expect(config.oidc).toBeUndefined();
+    expect(config.publicUrl).toBe('http://localhost:5000');
+    expect(config.enterpriseHostMatch).toBe('enterprise');
+  });
+
+  it('uses PostgreSQL when DATABASE_URL is a postgres URL', () => {
+    expect(loadConfig({ DATABASE_URL: 'postgres://u@db:5432/app' }).database).toEqual({ kind: 'postgres', url: 'postgres://u@db:5432/app' });
+    expect(loadConfig({ DATABASE_URL: 'sqlite:/var/lib/x.db' }).database).toEqual({ kind: 'sqlite', file: '/var/lib/x.db' });
+  });
+
+  it('defaults the issuer to Google when only a client id is set', () => {
+    expect(loadConfig({ OIDC_CLIENT_ID: 'abc' }).oidc).toMatchObject({ issuer: 'https://accounts.google.com', providerName: 'Google' });
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, 'PORT'],
+    [{ PORT: '70000' }, 'PORT'],
+    [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
+    [{ REDIS_URL: 'localhost:6379' }, 'REDIS_URL'],
+    [{ APP_ENCRYPTION_KEY: 'c2hvcnQ=' }, 'APP_ENCRYPTION_KEY'],
+    [{ ADMIN_EMAIL: 'not-an-email' }, 'ADMIN_EMAIL'],
+    [{ OIDC_ISSUER: 'https://issuer.example' }, 'OIDC_CLIENT_ID'],
+    [{ TRUST_PROXY: 'maybe' }, 'TRUST_PROXY'],
+    [{ NODE_ENV: 'staging' }, 'NODE_ENV'],
+  ])('refuses %o with a message naming %s', (env, variable) => {
+    const problems = problemsOf(env as Record<string, string>);
+    expect(problems.some((p) => p.startsWith(`${variable}:`))).toBe(true);
+  });
+
+  it('refuses to start in production without an OIDC issuer, encryption key, admin e-mail or public URL', () => {
+    const problems = problemsOf({ NODE_ENV: 'production' });
+    for (const variable of ['OIDC_CLIENT_ID', 'APP_ENCRYPTION_KEY', 'ADMIN_EMAIL', 'PUBLIC_URL']) {
+      expect(problems.some((p) => p.startsWith(`${variable}:`))).toBe(true);
+    }
+  });
+
+  it('accepts a complete production configuration', () => {
+    const config = loadConfig(production);
+    expect(config.isProduction).toBe(true);
+    expect(config.oidc?.clientId).toBe('client');
+  });
+});
