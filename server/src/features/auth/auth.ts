@@ -97,9 +97,11 @@ export function buildAuthOptions(config: Config, db: Kysely<Database>, dialect: 
     database: { db, type: dialect },
     trustedOrigins: [config.publicUrl],
     user: {
+      // Not `input: false`: better-auth 1.7 drops input:false fields from what mapProfileToUser
+      // returns (parseAdditionalUserInputFromProviderProfile), so given_name/family_name were lost.
       additionalFields: {
-        firstName: { type: 'string', required: false, input: false },
-        lastName: { type: 'string', required: false, input: false },
+        firstName: { type: 'string', required: false },
+        lastName: { type: 'string', required: false },
       },
     },
     session: {
