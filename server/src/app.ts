@@ -5,12 +5,15 @@ import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
-import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { Redis } from 'ioredis';
 import type { AppContext } from './context';
 import { authRoutes } from './features/auth/routes';
+import { businessRoutes } from './features/business/routes';
 import { healthRoutes } from './features/health/routes';
+import { verifyRoutesV1 } from './features/verify/routes.v1';
 import { installErrorHandling } from './lib/error-handler';
 import { AppError, envelope } from './lib/errors';
 import { requestOrigin } from './lib/http';
@@ -117,6 +120,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   }
   await app.register(rateLimit, {
     global: false,
+    enableDraftSpec: true,
     // If Redis fails mid-flight, keep serving (fail open) rather than refuse every request;
     // guessable secrets have their own database-backed attempt limits.
     skipOnError: true,
@@ -127,8 +131,41 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
       }),
   });
 
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Sixdigit verification API',
+        version: '1.0.0',
+        description: 'Prepaid TOTP (RFC 6238) enrolment and verification. ₹0.10 per verification that reaches the code check.',
+      },
+      servers: [{ url: `${config.publicUrl}/api/v1` }],
+      components: { securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'sk_live_… key from your dashboard' } } },
+    },
+    hideUntagged: true,
+    transform: (input) => {
+      // Paths are documented relative to the /api/v1 server URL.
+      const transformed = jsonSchemaTransform(input);
+      return { ...transformed, url: transformed.url.replace(/^\/api\/v1/, '') };
+    },
+    transformObject: jsonSchemaTransformObject,
+  });
+
   await app.register(healthRoutes);
   await app.register(authRoutes);
+  await app.register(businessRoutes);
+  await app.register(verifyRoutesV1, { prefix: '/api/v1' });
+  // /v1 is an alias (the enterprise docs use it), left out of the OpenAPI document.
+  await app.register(
+    async (alias) => {
+      alias.addHook('onRoute', (route) => {
+        route.schema = { ...(route.schema ?? {}), hide: true };
+      });
+      await alias.register(verifyRoutesV1);
+    },
+    { prefix: '/v1' },
+  );
+  app.get('/api/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   await registerWebApp(app);
 

@@ -3,8 +3,11 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './config';
 import { createContext, migrateToLatest, type AppContext } from './context';
 import { ROLES } from './features/auth/auth';
+import { ledgerTotals, listLedger } from './features/credits/repo';
+import { grantCredits, resolveBusiness } from './features/credits/service';
 import { listUsers } from './features/users/repo';
 import { setUserRole } from './features/users/service';
+import { parseRupeesToPaise, paiseToDecimalString, verificationsForPaise } from '@common/pricing';
 import { AppError } from './lib/errors';
 
 /**
@@ -55,6 +58,41 @@ export const commands: Record<string, Command> = {
       if (!email || !role) throw new UsageError(`usage: sixdigit ${commands['role:set']!.usage}`);
       const user = await setUserRole(ctx.db, ctx.config.adminEmail, { email, role }, operator());
       out.log(`${user.email} is now ${user.role}.`);
+    },
+  },
+  'credits:grant': {
+    usage: 'credits:grant <business-id|owner-email> <rupees> --reason "…"',
+    summary: 'Add credit to a business (ledger row + audit entry, one transaction).',
+    async run(ctx, args, out) {
+      const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { reason: { type: 'string' } } });
+      const [target, rupees] = positionals;
+      if (!target || !rupees || !values.reason) throw new UsageError(`usage: sixdigit ${commands['credits:grant']!.usage}`);
+      const amountPaise = parseRupeesToPaise(rupees);
+      if (amountPaise === null) throw new UsageError(`"${rupees}" is not an amount of rupees (e.g. 5000 or 99.50).`);
+      const result = await grantCredits(ctx.db, { businessIdOrEmail: target, amountPaise, reason: values.reason }, operator());
+      out.log(
+        `Granted ₹${paiseToDecimalString(amountPaise)} to ${result.business.companyName} (${result.business.id}). ` +
+          `Balance ₹${paiseToDecimalString(result.balancePaise)} = ${verificationsForPaise(result.balancePaise)} verifications.`,
+      );
+    },
+  },
+  'credits:show': {
+    usage: 'credits:show <business-id|owner-email>',
+    summary: 'Balance, ledger totals (checked against the balance) and the latest ledger entries.',
+    async run(ctx, args, out) {
+      const [target] = args;
+      if (!target) throw new UsageError(`usage: sixdigit ${commands['credits:show']!.usage}`);
+      const business = await resolveBusiness(ctx.db, target);
+      const totals = await ledgerTotals(ctx.db, business.id);
+      const consistent = totals.balancePaise === totals.creditedPaise - totals.spentPaise;
+      out.log(`${business.companyName} (${business.id})`);
+      out.log(`Balance:  ₹${paiseToDecimalString(totals.balancePaise)} (${verificationsForPaise(totals.balancePaise)} verifications)`);
+      out.log(`Credited: ₹${paiseToDecimalString(totals.creditedPaise)}   Spent: ₹${paiseToDecimalString(totals.spentPaise)}`);
+      out.log(consistent ? 'Ledger:   consistent (balance = credited − spent)' : 'Ledger:   INCONSISTENT — balance ≠ credited − spent');
+      for (const entry of await listLedger(ctx.db, business.id, 10)) {
+        out.log(`  ${entry.createdAt.toISOString()}  +₹${paiseToDecimalString(entry.amountPaise)}  ${entry.kind}  ${entry.reason ?? entry.reference ?? ''}  (${entry.actorLabel})`);
+      }
+      if (!consistent) throw new AppError('internal_error', 'Ledger invariant violated.');
     },
   },
 };

@@ -59,6 +59,7 @@ const envSchema = z.object({
   ),
   TRUST_PROXY: booleanFlag,
   BODY_LIMIT_BYTES: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1024).default(64 * 1024)),
+  API_RATE_LIMIT_PER_MINUTE: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(1_000_000).default(1000)),
   WEB_DIST_DIR: z.preprocess(emptyToUndefined, z.string().default('./dist/web')),
 });
 
@@ -92,6 +93,8 @@ export interface Config {
   trustProxy: boolean;
   bodyLimitBytes: number;
   webDistDir: string;
+  /** the default per-API-key limit for new businesses (each business may have its own) */
+  apiRateLimitPerMinute: number;
 }
 
 export class ConfigError extends Error {
@@ -162,5 +165,6 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     trustProxy: env.TRUST_PROXY,
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
     webDistDir: env.WEB_DIST_DIR,
+    apiRateLimitPerMinute: env.API_RATE_LIMIT_PER_MINUTE,
   };
 }

@@ -48,10 +48,102 @@ export interface AuditLogTable {
   created_at: Timestamp;
 }
 
+export interface BusinessTable {
+  id: string;
+  owner_user_id: string;
+  company_name: string;
+  balance_paise: number;
+  rate_limit_per_minute: number;
+  low_balance_notified: Bool;
+  auto_refill_enabled: Bool;
+  auto_refill_threshold_paise: number | null;
+  auto_refill_pack_id: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface ApiKeyTable {
+  id: string;
+  business_id: string;
+  prefix: string;
+  key_hash: string;
+  created_at: Timestamp;
+  revoked_at: Timestamp | null;
+  last_used_at: Timestamp | null;
+}
+
+export type LedgerKind = 'top_up' | 'grant' | 'refund' | 'adjustment';
+
+export interface LedgerEntryTable {
+  id: string;
+  business_id: string;
+  /** positive: credit added; verifications are debited through the verification table */
+  amount_paise: number;
+  kind: LedgerKind;
+  reference: string | null;
+  reason: string | null;
+  actor_label: string;
+  created_at: Timestamp;
+}
+
+export interface EnrolmentTable {
+  id: string;
+  business_id: string;
+  external_user_id: string;
+  secret_enc: string;
+  algorithm: 'SHA1' | 'SHA256' | 'SHA512';
+  digits: number;
+  period: number;
+  /** RFC 6238 §5.2: the last accepted time step; a code at or before it is a replay */
+  last_used_step: number | null;
+  purpose: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface BackupCodeTable {
+  id: string;
+  enrolment_id: string;
+  code_hash: string;
+  used_at: Timestamp | null;
+}
+
+export type VerificationStatus = 'verified' | 'invalid_code' | 'expired' | 'replayed';
+
+export interface VerificationTable {
+  id: string;
+  business_id: string;
+  external_user_id: string | null;
+  mode: 'managed' | 'stateless';
+  method: 'totp' | 'backup';
+  purpose: string | null;
+  status: VerificationStatus;
+  cost_paise: number;
+  response_time_ms: number;
+  created_at: Timestamp;
+}
+
+export interface IdempotencyRecordTable {
+  business_id: string;
+  idempotency_key: string;
+  endpoint: string;
+  request_hash: string;
+  status_code: number;
+  response_body: string;
+  created_at: Timestamp;
+}
+
 export interface Database {
   user: UserTable;
   session: SessionTable;
   audit_log: AuditLogTable;
+  business: BusinessTable;
+  api_key: ApiKeyTable;
+  ledger_entry: LedgerEntryTable;
+  enrolment: EnrolmentTable;
+  backup_code: BackupCodeTable;
+  totp_verification: VerificationTable;
+  idempotency_record: IdempotencyRecordTable;
 }
 
 export type Dialect = 'sqlite' | 'postgres';

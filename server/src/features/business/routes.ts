@@ -1,0 +1,90 @@
+import { getTopUpPack, paiseToDecimalString, rupeesToPaise } from '@common/pricing';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { AppError } from '../../lib/errors';
+import { requireUser } from '../auth/guards';
+import { listLedger } from '../credits/repo';
+import { listVerificationsBetween } from '../verify/repo';
+import * as service from './service';
+
+const MAX_EXPORT_ROWS = 100_000;
+const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'use YYYY-MM-DD');
+
+function csvField(value: string | number | null): string {
+  const text = value === null ? '' : String(value);
+  // Quote always; neutralise spreadsheet formulas in free text (CSV injection).
+  const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+  return `"${safe.replace(/"/g, '""')}"`;
+}
+
+/** The business dashboard's calls (session cookie). Thin: each handler is one service call. */
+export async function businessRoutes(app: FastifyInstance): Promise<void> {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  app.addHook('onRequest', requireUser);
+  const ctx = app.ctx;
+
+  r.post('/api/business/create', { schema: { body: z.object({ companyName: z.string().max(200) }) } }, async (request, reply) => {
+    const created = await service.createBusiness(ctx, request.currentUser!, request.body.companyName);
+    return reply.status(201).send({ ...created.profile, apiKey: created.apiKey });
+  });
+
+  r.get('/api/business/profile', async (request) => {
+    return service.toProfile(ctx, await service.requireBusiness(ctx, request.currentUser!));
+  });
+
+  r.get('/api/business/dashboard', async (request) => service.dashboard(ctx, request.currentUser!));
+
+  r.post('/api/business/api-key/regenerate', async (request) => {
+    return service.regenerateApiKey(ctx, request.currentUser!, request.impersonatedBy);
+  });
+
+  r.put(
+    '/api/business/auto-refill',
+    {
+      schema: {
+        body: z.object({
+          enabled: z.boolean(),
+          thresholdRupees: z.number().int().min(100).max(10_000_000),
+          packId: z.string().max(40),
+        }),
+      },
+    },
+    async (request) => {
+      const { enabled, thresholdRupees, packId } = request.body;
+      if (!getTopUpPack(packId)) throw new AppError('validation_failed', `Unknown top-up pack "${packId}".`);
+      return service.updateAutoRefill(ctx, request.currentUser!, { enabled, thresholdPaise: rupeesToPaise(thresholdRupees), packId });
+    },
+  );
+
+  r.get('/api/business/ledger', async (request) => {
+    const business = await service.requireBusiness(ctx, request.currentUser!);
+    const entries = await listLedger(ctx.db, business.id);
+    return entries.map((e) => ({ id: e.id, amount: paiseToDecimalString(e.amountPaise), kind: e.kind, reference: e.reference, reason: e.reason, createdAt: e.createdAt.toISOString() }));
+  });
+
+  r.get(
+    '/api/business/usage.csv',
+    { schema: { querystring: z.object({ from: isoDate, to: isoDate }) } },
+    async (request, reply) => {
+      const business = await service.requireBusiness(ctx, request.currentUser!);
+      const from = new Date(`${request.query.from}T00:00:00.000Z`);
+      const to = new Date(new Date(`${request.query.to}T00:00:00.000Z`).getTime() + 86_400_000);
+      if (Number.isNaN(from.getTime()) || Number.isNaN(to.getTime()) || from >= to) {
+        throw new AppError('validation_failed', '"from" must be a date on or before "to".');
+      }
+      if (to.getTime() - from.getTime() > 366 * 86_400_000) throw new AppError('validation_failed', 'Export at most one year at a time.');
+      const rows = await listVerificationsBetween(ctx.db, business.id, from, to, MAX_EXPORT_ROWS);
+      const header = 'verification_id,created_at,user_id,mode,method,purpose,status,cost_inr,response_time_ms';
+      const lines = rows.map((v) =>
+        [v.id, v.createdAt.toISOString(), v.externalUserId, v.mode, v.method, v.purpose, v.status, paiseToDecimalString(v.costPaise), v.responseTimeMs]
+          .map(csvField)
+          .join(','),
+      );
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="sixdigit-usage-${request.query.from}-to-${request.query.to}.csv"`)
+        .send([header, ...lines].join('\r\n') + '\r\n');
+    },
+  );
+}

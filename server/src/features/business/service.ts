@@ -1,0 +1,164 @@
+import { LOW_BALANCE_THRESHOLD_PAISE, getTopUpPack, paiseToDecimalString, verificationsForPaise } from '@common/pricing';
+import type { AppContext } from '../../context';
+import { AppError } from '../../lib/errors';
+import { newId } from '../../lib/ids';
+import { insertAuditEntry } from '../audit/repo';
+import type { CurrentUser } from '../auth/service';
+import { listRecentVerifications } from '../verify/repo';
+import { generateApiKey } from './api-keys';
+import * as repo from './repo';
+
+export interface BusinessProfile {
+  id: string;
+  companyName: string;
+  /** rupees as a decimal string, e.g. "123.40" */
+  balance: string;
+  balancePaise: number;
+  credits: number;
+  verificationsLeft: number;
+  lowBalance: boolean;
+  rateLimitPerMinute: number;
+  apiKeyPrefix: string | null;
+  apiKeyCreatedAt: string | null;
+  apiKeyLastUsedAt: string | null;
+  autoRefill: repo.Business['autoRefill'];
+  createdAt: string;
+}
+
+export async function toProfile(ctx: AppContext, business: repo.Business): Promise<BusinessProfile> {
+  const key = await repo.findActiveApiKey(ctx.db, business.id);
+  const verificationsLeft = verificationsForPaise(business.balancePaise);
+  return {
+    id: business.id,
+    companyName: business.companyName,
+    balance: paiseToDecimalString(business.balancePaise),
+    balancePaise: business.balancePaise,
+    credits: verificationsLeft,
+    verificationsLeft,
+    lowBalance: business.balancePaise < LOW_BALANCE_THRESHOLD_PAISE,
+    rateLimitPerMinute: business.rateLimitPerMinute,
+    apiKeyPrefix: key?.prefix ?? null,
+    apiKeyCreatedAt: key?.createdAt.toISOString() ?? null,
+    apiKeyLastUsedAt: key?.lastUsedAt?.toISOString() ?? null,
+    autoRefill: business.autoRefill,
+    createdAt: business.createdAt.toISOString(),
+  };
+}
+
+export async function requireBusiness(ctx: AppContext, user: CurrentUser): Promise<repo.Business> {
+  const business = await repo.findBusinessByOwner(ctx.db, user.id);
+  if (!business) throw new AppError('not_found', 'You have no business account yet.');
+  return business;
+}
+
+/** One business per user; its first API key is made with it and shown once. */
+export async function createBusiness(
+  ctx: AppContext,
+  user: CurrentUser,
+  companyName: string,
+  now = new Date(),
+): Promise<{ profile: BusinessProfile; apiKey: string }> {
+  const name = companyName.trim();
+  if (!name) throw new AppError('validation_failed', 'Company Name Required: Please enter your company name.');
+  if (await repo.findBusinessByOwner(ctx.db, user.id)) {
+    throw new AppError('conflict', 'You already have a business account.');
+  }
+  const id = newId('biz');
+  const key = generateApiKey();
+  try {
+    await ctx.db.transaction().execute(async (trx) => {
+      await repo.insertBusiness(trx, { id, ownerUserId: user.id, companyName: name, rateLimitPerMinute: ctx.config.apiRateLimitPerMinute, now });
+      await repo.insertApiKey(trx, { id: newId('key'), businessId: id, prefix: key.prefix, hash: key.hash, now });
+      await insertAuditEntry(trx, { actorUserId: user.id, actorLabel: user.email, action: 'business.created', subjectType: 'business', subjectId: id, details: { company_name: name } }, now);
+    });
+  } catch (err) {
+    // Two tabs racing: the unique owner index lets exactly one win.
+    if (await repo.findBusinessByOwner(ctx.db, user.id)) throw new AppError('conflict', 'You already have a business account.');
+    throw err;
+  }
+  const business = (await repo.findBusinessById(ctx.db, id))!;
+  return { profile: await toProfile(ctx, business), apiKey: key.key };
+}
+
+/** Revokes every active key at once and returns the new one (shown once). */
+export async function regenerateApiKey(
+  ctx: AppContext,
+  user: CurrentUser,
+  impersonatedBy: string | null,
+  now = new Date(),
+): Promise<{ apiKey: string; prefix: string }> {
+  if (impersonatedBy) throw new AppError('forbidden', 'API keys cannot be regenerated while impersonating a user.');
+  const business = await requireBusiness(ctx, user);
+  const key = generateApiKey();
+  await ctx.db.transaction().execute(async (trx) => {
+    await repo.revokeActiveApiKeys(trx, business.id, now);
+    await repo.insertApiKey(trx, { id: newId('key'), businessId: business.id, prefix: key.prefix, hash: key.hash, now });
+    await insertAuditEntry(trx, { actorUserId: user.id, actorLabel: user.email, action: 'api_key.regenerated', subjectType: 'business', subjectId: business.id, details: { prefix: key.prefix } }, now);
+  });
+  return { apiKey: key.key, prefix: key.prefix };
+}
+
+export async function updateAutoRefill(
+  ctx: AppContext,
+  user: CurrentUser,
+  settings: { enabled: boolean; thresholdPaise: number; packId: string },
+  now = new Date(),
+): Promise<BusinessProfile> {
+  const business = await requireBusiness(ctx, user);
+  if (!getTopUpPack(settings.packId)) throw new AppError('validation_failed', `Unknown top-up pack "${settings.packId}".`);
+  await repo.updateAutoRefill(ctx.db, business.id, settings, now);
+  return toProfile(ctx, (await repo.findBusinessById(ctx.db, business.id))!);
+}
+
+const DAY_MS = 86_400_000;
+
+function startOfUtcDay(now: Date): Date {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+}
+
+export async function dashboard(ctx: AppContext, user: CurrentUser, now = new Date()) {
+  const business = await requireBusiness(ctx, user);
+  const today = startOfUtcDay(now);
+  const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+  const chartStart = new Date(today.getTime() - 29 * DAY_MS);
+  const [todayStats, monthStats, daily, recent] = await Promise.all([
+    repo.periodStats(ctx.db, business.id, today),
+    repo.periodStats(ctx.db, business.id, monthStart),
+    repo.dailyCounts(ctx.db, ctx.database.dialect, business.id, chartStart),
+    listRecentVerifications(ctx.db, business.id, 20),
+  ]);
+  const byDay = new Map(daily.map((d) => [d.day, d]));
+  const series = Array.from({ length: 30 }, (_, i) => {
+    const day = new Date(chartStart.getTime() + i * DAY_MS).toISOString().slice(0, 10);
+    const found = byDay.get(day);
+    return { date: day, total: found?.total ?? 0, verified: found?.verified ?? 0, failed: (found?.total ?? 0) - (found?.verified ?? 0) };
+  });
+  const rate = (s: repo.PeriodStats) => (s.total === 0 ? 0 : Math.round((s.verified / s.total) * 1000) / 10);
+  return {
+    stats: {
+      today: {
+        totalRequests: todayStats.total,
+        successRate: rate(todayStats),
+        avgResponseTime: Math.round(todayStats.avgResponseMs * 10) / 10,
+        failedVerifications: todayStats.failed,
+      },
+      month: {
+        totalRequests: monthStats.total,
+        successfulVerifications: monthStats.verified,
+        totalCost: paiseToDecimalString(monthStats.costPaise),
+        avgResponseTime: Math.round(monthStats.avgResponseMs * 10) / 10,
+      },
+      daily: series,
+    },
+    recentVerifications: recent.map((v) => ({
+      id: v.id,
+      isVerified: v.status === 'verified',
+      status: v.status,
+      userId: v.externalUserId,
+      purpose: v.purpose,
+      createdAt: v.createdAt.toISOString(),
+      responseTime: v.responseTimeMs,
+      cost: paiseToDecimalString(v.costPaise),
+    })),
+  };
+}

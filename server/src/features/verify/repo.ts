@@ -1,0 +1,268 @@
+import type { Kysely, Selectable, Transaction } from 'kysely';
+import { toDate, toDateOrNull, toNumber } from '../../db/normalize';
+import type { Database, EnrolmentTable, VerificationStatus, VerificationTable } from '../../db/types';
+
+type Executor = Kysely<Database> | Transaction<Database>;
+
+export interface Enrolment {
+  id: string;
+  businessId: string;
+  externalUserId: string;
+  secretEnc: string;
+  algorithm: EnrolmentTable['algorithm'];
+  digits: number;
+  period: number;
+  lastUsedStep: number | null;
+  purpose: string | null;
+}
+
+function toEnrolment(row: Selectable<EnrolmentTable>): Enrolment {
+  return {
+    id: row.id,
+    businessId: row.business_id,
+    externalUserId: row.external_user_id,
+    secretEnc: row.secret_enc,
+    algorithm: row.algorithm,
+    digits: toNumber(row.digits),
+    period: toNumber(row.period),
+    lastUsedStep: row.last_used_step === null ? null : toNumber(row.last_used_step),
+    purpose: row.purpose,
+  };
+}
+
+export async function findEnrolment(db: Executor, businessId: string, externalUserId: string): Promise<Enrolment | undefined> {
+  const row = await db
+    .selectFrom('enrolment')
+    .selectAll()
+    .where('business_id', '=', businessId)
+    .where('external_user_id', '=', externalUserId)
+    .executeTakeFirst();
+  return row && toEnrolment(row);
+}
+
+export async function insertEnrolment(
+  db: Executor,
+  e: Omit<Enrolment, 'lastUsedStep'>,
+  backupCodeHashes: Array<{ id: string; hash: string }>,
+  now: Date,
+): Promise<void> {
+  await db
+    .insertInto('enrolment')
+    .values({
+      id: e.id,
+      business_id: e.businessId,
+      external_user_id: e.externalUserId,
+      secret_enc: e.secretEnc,
+      algorithm: e.algorithm,
+      digits: e.digits,
+      period: e.period,
+      last_used_step: null,
+      purpose: e.purpose,
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
+  if (backupCodeHashes.length > 0) {
+    await db
+      .insertInto('backup_code')
+      .values(backupCodeHashes.map((c) => ({ id: c.id, enrolment_id: e.id, code_hash: c.hash, used_at: null })))
+      .execute();
+  }
+}
+
+export async function deleteEnrolment(db: Executor, businessId: string, externalUserId: string): Promise<boolean> {
+  const result = await db
+    .deleteFrom('enrolment')
+    .where('business_id', '=', businessId)
+    .where('external_user_id', '=', externalUserId)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+/**
+ * Takes one verification's price from the balance if, and only if, the balance covers it.
+ * Returns the new balance, or null when there is not enough credit (nothing changed).
+ */
+export async function debitBalance(trx: Transaction<Database>, businessId: string, pricePaise: number, now: Date): Promise<number | null> {
+  const row = await trx
+    .updateTable('business')
+    .set((eb) => ({ balance_paise: eb('balance_paise', '-', pricePaise), updated_at: now }))
+    .where('id', '=', businessId)
+    .where('balance_paise', '>=', pricePaise)
+    .returning('balance_paise')
+    .executeTakeFirst();
+  return row ? toNumber(row.balance_paise) : null;
+}
+
+/** RFC 6238 §5.2: accept a step only if it is later than the last accepted one (atomic). */
+export async function advanceLastUsedStep(trx: Transaction<Database>, enrolmentId: string, step: number, now: Date): Promise<boolean> {
+  const result = await trx
+    .updateTable('enrolment')
+    .set({ last_used_step: step, updated_at: now })
+    .where('id', '=', enrolmentId)
+    .where((eb) => eb.or([eb('last_used_step', 'is', null), eb('last_used_step', '<', step)]))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Marks an unused backup code used; false when there is no such unused code. */
+export async function consumeBackupCode(trx: Transaction<Database>, enrolmentId: string, codeHash: string, now: Date): Promise<boolean> {
+  const code = await trx
+    .selectFrom('backup_code')
+    .select('id')
+    .where('enrolment_id', '=', enrolmentId)
+    .where('code_hash', '=', codeHash)
+    .where('used_at', 'is', null)
+    .executeTakeFirst();
+  if (!code) return false;
+  const result = await trx
+    .updateTable('backup_code')
+    .set({ used_at: now })
+    .where('id', '=', code.id)
+    .where('used_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+export async function countUnusedBackupCodes(db: Executor, enrolmentId: string): Promise<number> {
+  const row = await db
+    .selectFrom('backup_code')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('enrolment_id', '=', enrolmentId)
+    .where('used_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  return toNumber(row.n);
+}
+
+export interface Verification {
+  id: string;
+  businessId: string;
+  externalUserId: string | null;
+  mode: VerificationTable['mode'];
+  method: VerificationTable['method'];
+  purpose: string | null;
+  status: VerificationStatus;
+  costPaise: number;
+  responseTimeMs: number;
+  createdAt: Date;
+}
+
+export async function insertVerification(trx: Transaction<Database>, v: Verification): Promise<void> {
+  await trx
+    .insertInto('totp_verification')
+    .values({
+      id: v.id,
+      business_id: v.businessId,
+      external_user_id: v.externalUserId,
+      mode: v.mode,
+      method: v.method,
+      purpose: v.purpose,
+      status: v.status,
+      cost_paise: v.costPaise,
+      response_time_ms: v.responseTimeMs,
+      created_at: v.createdAt,
+    })
+    .execute();
+}
+
+function toVerification(r: Selectable<VerificationTable>): Verification {
+  return {
+    id: r.id,
+    businessId: r.business_id,
+    externalUserId: r.external_user_id,
+    mode: r.mode,
+    method: r.method,
+    purpose: r.purpose,
+    status: r.status,
+    costPaise: toNumber(r.cost_paise),
+    responseTimeMs: toNumber(r.response_time_ms),
+    createdAt: toDate(r.created_at),
+  };
+}
+
+export async function listRecentVerifications(db: Executor, businessId: string, limit: number): Promise<Verification[]> {
+  const rows = await db.selectFrom('totp_verification').selectAll().where('business_id', '=', businessId).orderBy('created_at', 'desc').limit(limit).execute();
+  return rows.map(toVerification);
+}
+
+export async function listVerificationsBetween(db: Executor, businessId: string, from: Date, to: Date, limit: number): Promise<Verification[]> {
+  const rows = await db
+    .selectFrom('totp_verification')
+    .selectAll()
+    .where('business_id', '=', businessId)
+    .where('created_at', '>=', from)
+    .where('created_at', '<', to)
+    .orderBy('created_at', 'asc')
+    .limit(limit)
+    .execute();
+  return rows.map(toVerification);
+}
+
+/** The latest checks of one enrolled user inside the throttle window, newest first. */
+export async function recentChecksForUser(
+  db: Executor,
+  businessId: string,
+  externalUserId: string,
+  since: Date,
+  limit: number,
+): Promise<Array<{ status: VerificationStatus; createdAt: Date }>> {
+  const rows = await db
+    .selectFrom('totp_verification')
+    .select(['status', 'created_at'])
+    .where('business_id', '=', businessId)
+    .where('external_user_id', '=', externalUserId)
+    .where('created_at', '>=', since)
+    .orderBy('created_at', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({ status: r.status, createdAt: toDate(r.created_at) }));
+}
+
+// --- idempotency ----------------------------------------------------------------------------
+
+export interface IdempotencyRecord {
+  endpoint: string;
+  requestHash: string;
+  statusCode: number;
+  responseBody: string;
+  createdAt: Date;
+}
+
+export async function findIdempotencyRecord(db: Executor, businessId: string, key: string): Promise<IdempotencyRecord | undefined> {
+  const row = await db
+    .selectFrom('idempotency_record')
+    .selectAll()
+    .where('business_id', '=', businessId)
+    .where('idempotency_key', '=', key)
+    .executeTakeFirst();
+  return (
+    row && {
+      endpoint: row.endpoint,
+      requestHash: row.request_hash,
+      statusCode: toNumber(row.status_code),
+      responseBody: row.response_body,
+      createdAt: toDateOrNull(row.created_at)!,
+    }
+  );
+}
+
+export async function insertIdempotencyRecord(
+  trx: Transaction<Database>,
+  businessId: string,
+  key: string,
+  record: Omit<IdempotencyRecord, 'createdAt'>,
+  now: Date,
+): Promise<void> {
+  await trx
+    .insertInto('idempotency_record')
+    .values({
+      business_id: businessId,
+      idempotency_key: key,
+      endpoint: record.endpoint,
+      request_hash: record.requestHash,
+      status_code: record.statusCode,
+      response_body: record.responseBody,
+      created_at: now,
+    })
+    .execute();
+}

@@ -1,0 +1,165 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { AppError } from '../../lib/errors';
+import { apiKeyHash } from '../business/api-keys';
+import { findBusinessByApiKeyHash, touchApiKey, type Business } from '../business/repo';
+import {
+  ErrorEnvelope,
+  GenerateBody,
+  GenerateResponse,
+  IdempotencyHeaders,
+  ProfileResponse,
+  TestResponse,
+  VerifyBody,
+  VerifyResponse,
+} from './schemas';
+import * as service from './service';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    business: Business | null;
+    apiKeyId: string | null;
+    startedAt: number;
+  }
+}
+
+/** last_used_at is worth a write at most once a minute per key, not once per request. */
+const TOUCH_INTERVAL_MS = 60_000;
+const lastTouched = new Map<string, number>();
+
+async function authenticateApiKey(request: FastifyRequest): Promise<void> {
+  request.startedAt = performance.now();
+  const header = request.headers.authorization;
+  const match = typeof header === 'string' ? /^Bearer\s+(\S+)$/i.exec(header.trim()) : null;
+  if (!match) throw new AppError('unauthorized', 'Send your API key as "Authorization: Bearer sk_live_…".');
+  const hash = apiKeyHash(match[1]!);
+  const found = hash ? await findBusinessByApiKeyHash(request.server.ctx.db, hash) : undefined;
+  if (!found) throw new AppError('unauthorized', 'This API key is not valid or has been revoked.');
+  request.business = found.business;
+  request.apiKeyId = found.keyId;
+  const now = Date.now();
+  if ((lastTouched.get(found.keyId) ?? 0) + TOUCH_INTERVAL_MS < now) {
+    lastTouched.set(found.keyId, now);
+    await touchApiKey(request.server.ctx.db, found.keyId, new Date(now));
+  }
+}
+
+const errors = {
+  400: ErrorEnvelope.describe('Invalid body (validation_failed, invalid_json)'),
+  401: ErrorEnvelope.describe('Missing, invalid or revoked API key (unauthorized)'),
+  413: ErrorEnvelope.describe('Body too large (payload_too_large)'),
+  429: ErrorEnvelope.describe('Per-key rate limit (rate_limited); see Retry-After'),
+};
+
+/** The public API (DESIGN.md §5), mounted at /api/v1 and at /v1. */
+export async function verifyRoutesV1(app: FastifyInstance): Promise<void> {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  app.decorateRequest('business', null);
+  app.decorateRequest('apiKeyId', null);
+  app.decorateRequest('startedAt', 0);
+  app.addHook('onRequest', authenticateApiKey);
+
+  // Per-key limit, each business its own figure; runs after the key is known.
+  const rateLimit = {
+    hook: 'preHandler' as const,
+    max: (request: FastifyRequest) => request.business?.rateLimitPerMinute ?? 1,
+    timeWindow: 60_000,
+    keyGenerator: (request: FastifyRequest) => `key:${request.apiKeyId}`,
+  };
+  const withBusiness = (request: FastifyRequest) => request.business!;
+
+  r.get(
+    '/profile',
+    {
+      config: { rateLimit },
+      schema: { tags: ['account'], summary: 'Your balance and limits', security: [{ apiKey: [] }], response: { 200: ProfileResponse, 401: errors[401], 429: errors[429] } },
+    },
+    async (request) => service.profile(withBusiness(request)) as z.infer<typeof ProfileResponse>,
+  );
+
+  r.post(
+    '/test',
+    {
+      config: { rateLimit },
+      schema: { tags: ['account'], summary: 'Check an API key (free)', security: [{ apiKey: [] }], response: { 200: TestResponse, 401: errors[401], 429: errors[429] } },
+    },
+    async (request) => ({ ok: true as const, business_id: withBusiness(request).id }),
+  );
+
+  r.post(
+    '/generate',
+    {
+      config: { rateLimit },
+      schema: {
+        tags: ['enrolment'],
+        summary: 'Enrol a user: make their TOTP secret, QR code and backup codes',
+        security: [{ apiKey: [] }],
+        headers: IdempotencyHeaders,
+        body: GenerateBody,
+        response: {
+          201: GenerateResponse,
+          ...errors,
+          409: ErrorEnvelope.describe('User already enrolled without rotate:true, or Idempotency-Key reused with another body (conflict)'),
+        },
+      },
+    },
+    async (request, reply) => {
+      const result = await service.generate(request.server.ctx, withBusiness(request), request.body, request.headers['idempotency-key']);
+      if (result.replayed) reply.header('idempotent-replayed', 'true');
+      return reply.status(result.statusCode).send(result.body as z.infer<typeof GenerateResponse>);
+    },
+  );
+
+  r.post(
+    '/verify',
+    {
+      config: { rateLimit },
+      schema: {
+        tags: ['verification'],
+        summary: 'Check a TOTP or backup code (₹0.10 per check that reaches the code)',
+        security: [{ apiKey: [] }],
+        headers: IdempotencyHeaders,
+        body: VerifyBody,
+        response: {
+          200: VerifyResponse,
+          ...errors,
+          402: ErrorEnvelope.describe('Balance below ₹0.10 (insufficient_credits); nothing recorded or charged'),
+          404: ErrorEnvelope.describe('No enrolled user with that user_id for your business (not_found)'),
+          409: ErrorEnvelope.describe('Idempotency-Key reused with another body (conflict)'),
+          429: ErrorEnvelope.describe('rate_limited (per key) or too_many_attempts (5 failures for this user in 15 minutes); see Retry-After'),
+        },
+      },
+    },
+    async (request, reply) => {
+      const result = await service.verify(
+        request.server.ctx,
+        withBusiness(request),
+        request.body as service.VerifyInput,
+        request.id,
+        request.headers['idempotency-key'],
+        request.startedAt,
+      );
+      if (result.replayed) reply.header('idempotent-replayed', 'true');
+      return reply.status(result.statusCode).send(result.body as z.infer<typeof VerifyResponse>);
+    },
+  );
+
+  r.delete(
+    '/users/:user_id',
+    {
+      config: { rateLimit },
+      schema: {
+        tags: ['enrolment'],
+        summary: 'Remove an enrolled user and their backup codes',
+        security: [{ apiKey: [] }],
+        params: z.object({ user_id: z.string().min(1).max(128) }),
+        response: { 204: z.null().describe('Deleted'), 401: errors[401], 404: ErrorEnvelope.describe('No such enrolled user (not_found)'), 429: errors[429] },
+      },
+    },
+    async (request, reply) => {
+      await service.deleteUser(request.server.ctx, withBusiness(request), request.params.user_id);
+      return reply.status(204).send(null);
+    },
+  );
+}

@@ -1,0 +1,99 @@
+import { z } from 'zod';
+
+/** Shared pieces of the public API's contract (DESIGN.md §5); OpenAPI is generated from these. */
+export const ErrorEnvelope = z
+  .object({
+    error: z.object({
+      code: z.string().meta({ example: 'validation_failed' }),
+      message: z.string(),
+      request_id: z.string(),
+    }),
+  })
+  .meta({ id: 'Error' });
+
+const userId = z.string().min(1).max(128).meta({ description: 'Your identifier for the end user (1–128 characters).', example: 'user_42' });
+const purpose = z.string().max(100).optional().meta({ description: 'Free text kept with the record, e.g. "login" or "payout".' });
+const digitsCode = (name: string) => z.string().regex(/^\d{6,8}$/, `${name} must be 6 to 8 digits`);
+const base32Secret = z
+  .string()
+  .max(256)
+  .transform((s) => s.replace(/\s+/g, '').toUpperCase())
+  .pipe(z.string().regex(/^[A-Z2-7]{16,}=*$/, 'secret must be base32 (A–Z, 2–7), at least 16 characters'));
+
+export const GenerateBody = z
+  .object({
+    user_id: userId,
+    purpose,
+    label: z.string().min(1).max(200).optional().meta({ description: 'Account name shown in the authenticator (default: user_id).' }),
+    issuer: z.string().min(1).max(200).optional().meta({ description: 'Issuer shown in the authenticator (default: your company name).' }),
+    algorithm: z.enum(['SHA1', 'SHA256', 'SHA512']).optional().meta({ description: 'Default SHA1 (what every authenticator supports).' }),
+    digits: z.number().int().min(6).max(8).optional().meta({ description: 'Default 6.' }),
+    period: z.number().int().min(15).max(120).optional().meta({ description: 'Seconds per code, default 30.' }),
+    rotate: z.boolean().optional().meta({ description: 'Replace the secret of an already enrolled user.' }),
+  })
+  .strict();
+
+export const GenerateResponse = z.object({
+  user_id: z.string(),
+  secret: z.string().meta({ description: 'Base32 secret. Shown once; Sixdigit stores it encrypted.' }),
+  otpauth_uri: z.string(),
+  qr_code: z.string().meta({ description: 'PNG data URI of the otpauth URI.' }),
+  manual_entry: z.string(),
+  algorithm: z.enum(['SHA1', 'SHA256', 'SHA512']),
+  digits: z.number().int(),
+  period: z.number().int(),
+  backup_codes: z.array(z.string()).meta({ description: '10 single-use codes. Shown once; stored hashed.' }),
+});
+
+export const VerifyBody = z
+  .object({
+    user_id: userId.optional(),
+    totp_code: digitsCode('totp_code').optional(),
+    backup_code: z.string().min(8).max(32).optional(),
+    secret: base32Secret.optional().meta({ description: 'Stateless mode: the base32 secret you keep.' }),
+    token: digitsCode('token').optional(),
+    window: z.number().int().min(0).max(10).optional().meta({ description: 'Steps accepted either side of now (default 1).' }),
+    purpose,
+  })
+  .strict()
+  .superRefine((body, ctx) => {
+    const managedTotp = body.user_id !== undefined && body.totp_code !== undefined;
+    const managedBackup = body.user_id !== undefined && body.backup_code !== undefined;
+    const stateless = body.secret !== undefined && body.token !== undefined;
+    const modes = [managedTotp, managedBackup, stateless].filter(Boolean).length;
+    if (modes !== 1 || (stateless && body.user_id !== undefined)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'send exactly one of: user_id + totp_code, user_id + backup_code, or secret + token',
+      });
+    }
+    if (managedBackup && body.window !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['window'], message: 'window applies to TOTP codes only' });
+    }
+  });
+
+export const VerifyResponse = z.object({
+  verified: z.boolean(),
+  status: z.enum(['verified', 'invalid_code', 'expired', 'replayed']),
+  verification_id: z.string(),
+  request_id: z.string(),
+  timestamp: z.string(),
+  cost: z.string().meta({ description: 'Rupees charged, e.g. "0.10".' }),
+  balance: z.string().meta({ description: 'Rupees left after this check.' }),
+  backup_codes_left: z.number().int().optional(),
+});
+
+export const ProfileResponse = z.object({
+  business_id: z.string(),
+  company_name: z.string(),
+  balance: z.string(),
+  currency: z.literal('INR'),
+  verifications_left: z.number().int(),
+  rate_limit: z.object({ requests_per_minute: z.number().int() }),
+});
+
+export const TestResponse = z.object({ ok: z.literal(true), business_id: z.string() });
+
+export const IdempotencyHeaders = z.object({
+  'idempotency-key': z.string().min(1).max(255).optional(),
+});

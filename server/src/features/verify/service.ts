@@ -1,0 +1,288 @@
+import { createHash } from 'node:crypto';
+import { PAISE_PER_VERIFICATION, paiseToDecimalString, verificationsForPaise } from '@common/pricing';
+import type { AppContext } from '../../context';
+import { AppError } from '../../lib/errors';
+import { newId } from '../../lib/ids';
+import type { Business } from '../business/repo';
+import * as repo from './repo';
+import {
+  BACKUP_CODE_COUNT,
+  DEFAULT_TOTP,
+  checkCode,
+  hashBackupCode,
+  manualEntry,
+  newBackupCodes,
+  newSecret,
+  otpauthUri,
+  qrCodeDataUri,
+  type Algorithm,
+} from './totp';
+
+export const THROTTLE_FAILURES = 5;
+export const THROTTLE_WINDOW_MS = 15 * 60 * 1000;
+const DEFAULT_WINDOW = 1;
+
+export interface GenerateInput {
+  user_id: string;
+  purpose?: string | undefined;
+  label?: string | undefined;
+  issuer?: string | undefined;
+  algorithm?: Algorithm | undefined;
+  digits?: number | undefined;
+  period?: number | undefined;
+  rotate?: boolean | undefined;
+}
+
+export type VerifyInput =
+  | { user_id: string; totp_code: string; backup_code?: undefined; purpose?: string | undefined; window?: number | undefined }
+  | { user_id: string; backup_code: string; totp_code?: undefined; purpose?: string | undefined; window?: undefined }
+  | { secret: string; token: string; window?: number | undefined; purpose?: string | undefined };
+
+export interface ApiResult {
+  statusCode: number;
+  body: Record<string, unknown>;
+  replayed?: boolean;
+}
+
+function encryptionContext(businessId: string, externalUserId: string): string {
+  return `enrolment:${businessId}:${externalUserId}`;
+}
+
+function backupCodeKey(ctx: AppContext): Buffer {
+  return ctx.secrets.deriveKey('backup-codes');
+}
+
+export function profile(business: Business) {
+  return {
+    business_id: business.id,
+    company_name: business.companyName,
+    balance: paiseToDecimalString(business.balancePaise),
+    currency: 'INR',
+    verifications_left: verificationsForPaise(business.balancePaise),
+    rate_limit: { requests_per_minute: business.rateLimitPerMinute },
+  };
+}
+
+// --- idempotency ----------------------------------------------------------------------------
+
+function requestHash(endpoint: string, body: unknown): string {
+  return createHash('sha256').update(endpoint).update('\0').update(JSON.stringify(body)).digest('hex');
+}
+
+/**
+ * Runs `work` at most once per (business, Idempotency-Key): a retry with the same body gets
+ * the stored answer (and is not charged again); the same key with another body is a conflict.
+ * `work` receives a `remember` callback to store its answer inside its own transaction, so the
+ * answer and the charge commit together.
+ */
+async function withIdempotency(
+  ctx: AppContext,
+  business: Business,
+  key: string | undefined,
+  endpoint: string,
+  body: unknown,
+  work: (remember: ((trx: Parameters<typeof repo.insertIdempotencyRecord>[0], result: ApiResult) => Promise<void>) | null) => Promise<ApiResult>,
+): Promise<ApiResult> {
+  if (!key) return work(null);
+  const hash = requestHash(endpoint, body);
+  const replay = async (): Promise<ApiResult | undefined> => {
+    const stored = await repo.findIdempotencyRecord(ctx.db, business.id, key);
+    if (!stored) return undefined;
+    if (stored.endpoint !== endpoint || stored.requestHash !== hash) {
+      throw new AppError('conflict', 'This Idempotency-Key was already used with a different request.');
+    }
+    return { statusCode: stored.statusCode, body: JSON.parse(stored.responseBody), replayed: true };
+  };
+  const earlier = await replay();
+  if (earlier) return earlier;
+  try {
+    return await work(async (trx, result) => {
+      await repo.insertIdempotencyRecord(
+        trx,
+        business.id,
+        key,
+        { endpoint, requestHash: hash, statusCode: result.statusCode, responseBody: JSON.stringify(result.body) },
+        new Date(),
+      );
+    });
+  } catch (err) {
+    // A concurrent request with the same key committed first: our transaction rolled back
+    // (no charge), so answer what the first one answered.
+    const winner = await replay().catch(() => undefined);
+    if (winner) return winner;
+    throw err;
+  }
+}
+
+// --- generate -------------------------------------------------------------------------------
+
+export async function generate(
+  ctx: AppContext,
+  business: Business,
+  input: GenerateInput,
+  idempotencyKey: string | undefined,
+): Promise<ApiResult> {
+  return withIdempotency(ctx, business, idempotencyKey, 'generate', input, async (remember) => {
+    const now = new Date();
+    const params = {
+      algorithm: input.algorithm ?? DEFAULT_TOTP.algorithm,
+      digits: input.digits ?? DEFAULT_TOTP.digits,
+      period: input.period ?? DEFAULT_TOTP.period,
+    };
+    const secret = newSecret(params.algorithm);
+    const backupCodes = newBackupCodes(BACKUP_CODE_COUNT);
+    const key = backupCodeKey(ctx);
+    const issuer = input.issuer ?? business.companyName;
+    const label = input.label ?? input.user_id;
+    const uri = otpauthUri(secret, params, label, issuer);
+    const body = {
+      user_id: input.user_id,
+      secret,
+      otpauth_uri: uri,
+      qr_code: await qrCodeDataUri(uri),
+      manual_entry: manualEntry(secret),
+      algorithm: params.algorithm,
+      digits: params.digits,
+      period: params.period,
+      backup_codes: backupCodes,
+    };
+    const result: ApiResult = { statusCode: 201, body };
+    try {
+      await ctx.db.transaction().execute(async (trx) => {
+        const existing = await repo.findEnrolment(trx, business.id, input.user_id);
+        if (existing && !input.rotate) {
+          throw new AppError('conflict', `User "${input.user_id}" is already enrolled. Send "rotate": true to replace the secret.`);
+        }
+        if (existing) await repo.deleteEnrolment(trx, business.id, input.user_id);
+        await repo.insertEnrolment(
+          trx,
+          {
+            id: newId('enr'),
+            businessId: business.id,
+            externalUserId: input.user_id,
+            secretEnc: ctx.secrets.encrypt(secret, encryptionContext(business.id, input.user_id)),
+            ...params,
+            purpose: input.purpose ?? null,
+          },
+          backupCodes.map((code) => ({ id: newId('bkc'), hash: hashBackupCode(code, key) })),
+          now,
+        );
+        await remember?.(trx, result);
+      });
+    } catch (err) {
+      if (err instanceof AppError) throw err;
+      // Two enrolments of one user racing: the unique index lets one win.
+      if (!input.rotate && (await repo.findEnrolment(ctx.db, business.id, input.user_id))) {
+        throw new AppError('conflict', `User "${input.user_id}" is already enrolled. Send "rotate": true to replace the secret.`);
+      }
+      throw err;
+    }
+    return result;
+  });
+}
+
+export async function deleteUser(ctx: AppContext, business: Business, externalUserId: string): Promise<void> {
+  const deleted = await repo.deleteEnrolment(ctx.db, business.id, externalUserId);
+  if (!deleted) throw new AppError('not_found', `No enrolled user "${externalUserId}".`);
+}
+
+// --- verify ---------------------------------------------------------------------------------
+
+/** RFC 4226 §7: after 5 failed checks in 15 minutes, refuse (free) until the oldest ages out. */
+async function assertNotThrottled(ctx: AppContext, businessId: string, externalUserId: string, now: Date): Promise<void> {
+  const recent = await repo.recentChecksForUser(ctx.db, businessId, externalUserId, new Date(now.getTime() - THROTTLE_WINDOW_MS), THROTTLE_FAILURES);
+  if (recent.length < THROTTLE_FAILURES || recent.some((c) => c.status === 'verified')) return;
+  const oldest = recent[recent.length - 1]!;
+  const retryAfter = Math.max(1, Math.ceil((oldest.createdAt.getTime() + THROTTLE_WINDOW_MS - now.getTime()) / 1000));
+  throw new AppError('too_many_attempts', `Too many failed attempts for this user. Try again in ${retryAfter} s.`, {
+    'retry-after': String(retryAfter),
+  });
+}
+
+function insufficientCredits(): AppError {
+  return new AppError('insufficient_credits', 'Your balance cannot pay for a verification (₹0.10). Add credits to continue.');
+}
+
+export async function verify(
+  ctx: AppContext,
+  business: Business,
+  input: VerifyInput,
+  requestId: string,
+  idempotencyKey: string | undefined,
+  startedAt: number,
+): Promise<ApiResult> {
+  return withIdempotency(ctx, business, idempotencyKey, 'verify', input, async (remember) => {
+    const now = new Date();
+    const window = ('window' in input && input.window !== undefined ? input.window : DEFAULT_WINDOW) as number;
+    // Cheap refusals first: none of these reaches the code check, so none is charged.
+    if (business.balancePaise < PAISE_PER_VERIFICATION) throw insufficientCredits();
+
+    let enrolment: repo.Enrolment | undefined;
+    let check: ReturnType<typeof checkCode> | { outcome: 'backup'; code: string };
+    let method: 'totp' | 'backup' = 'totp';
+    let externalUserId: string | null = null;
+    if ('secret' in input) {
+      check = checkCode(input.secret.replace(/\s+/g, '').toUpperCase(), input.token, DEFAULT_TOTP, window, now.getTime());
+    } else {
+      externalUserId = input.user_id;
+      enrolment = await repo.findEnrolment(ctx.db, business.id, input.user_id);
+      if (!enrolment) throw new AppError('not_found', `No enrolled user "${input.user_id}". Enrol them with POST /api/v1/generate.`);
+      await assertNotThrottled(ctx, business.id, input.user_id, now);
+      if (input.backup_code !== undefined) {
+        method = 'backup';
+        check = { outcome: 'backup', code: input.backup_code };
+      } else {
+        const secret = ctx.secrets.decrypt(enrolment.secretEnc, encryptionContext(business.id, input.user_id));
+        check = checkCode(secret, input.totp_code, enrolment, window, now.getTime());
+      }
+    }
+
+    const verificationId = newId('ver');
+    const result = await ctx.db.transaction().execute(async (trx) => {
+      const balance = await repo.debitBalance(trx, business.id, PAISE_PER_VERIFICATION, now);
+      if (balance === null) throw insufficientCredits();
+
+      let status: repo.Verification['status'];
+      if (check.outcome === 'backup') {
+        const used = await repo.consumeBackupCode(trx, enrolment!.id, hashBackupCode(check.code, backupCodeKey(ctx)), now);
+        status = used ? 'verified' : 'invalid_code';
+      } else if (check.outcome === 'match') {
+        status = enrolment && !(await repo.advanceLastUsedStep(trx, enrolment.id, check.step, now)) ? 'replayed' : 'verified';
+      } else {
+        status = check.outcome === 'expired' ? 'expired' : 'invalid_code';
+      }
+
+      const responseTimeMs = Math.round((performance.now() - startedAt) * 100) / 100;
+      await repo.insertVerification(trx, {
+        id: verificationId,
+        businessId: business.id,
+        externalUserId,
+        mode: enrolment ? 'managed' : 'stateless',
+        method,
+        purpose: input.purpose ?? null,
+        status,
+        costPaise: PAISE_PER_VERIFICATION,
+        responseTimeMs,
+        createdAt: now,
+      });
+      const answer: ApiResult = {
+        statusCode: 200,
+        body: {
+          verified: status === 'verified',
+          status,
+          verification_id: verificationId,
+          request_id: requestId,
+          timestamp: now.toISOString(),
+          cost: paiseToDecimalString(PAISE_PER_VERIFICATION),
+          balance: paiseToDecimalString(balance),
+          ...(method === 'backup' && status === 'verified'
+            ? { backup_codes_left: await repo.countUnusedBackupCodes(trx, enrolment!.id) }
+            : {}),
+        },
+      };
+      await remember?.(trx, answer);
+      return answer;
+    });
+    return result;
+  });
+}
