@@ -1,0 +1,121 @@
+import type { ReactElement } from 'react';
+import { Route, Routes } from 'react-router';
+import { PageSpinner } from '@/components/ui/spinner';
+import { useCurrentUser } from '@/features/auth/api';
+import { EnterpriseDocsPage } from '@/features/enterprise/EnterpriseDocsPage';
+import { EnterpriseLandingPage } from '@/features/enterprise/EnterpriseLandingPage';
+import { EnterprisePricingPage } from '@/features/enterprise/EnterprisePricingPage';
+import { HomePage } from '@/features/home/HomePage';
+import { LandingPage } from '@/features/landing/LandingPage';
+import { NotFoundPage } from '@/features/not-found/NotFoundPage';
+import { EnterpriseLayout } from './layout/EnterpriseLayout';
+import { PublicLayout, SignedInLayout } from './layout/SignedInLayout';
+import {
+  AccountTotpPlaceholder,
+  AdminDashboardPlaceholder,
+  AdminImpersonationPlaceholder,
+  AdminPaymentsPlaceholder,
+  AdminRolesPlaceholder,
+  AdminSetupPlaceholder,
+  AuthenticatorPlaceholder,
+  BlogPlaceholder,
+  BlogPostPlaceholder,
+  BusinessPlaceholder,
+  ContactPlaceholder,
+  FinancialManagerPlaceholder,
+  PaymentMethodsPlaceholder,
+  TestQrPlaceholder,
+} from './placeholder-pages';
+import { RequireAuth } from './RequireAuth';
+import type { SiteVariant } from './variant';
+
+interface PageRoute {
+  path: string;
+  element: ReactElement;
+}
+
+/**
+ * Main variant, open to everyone. The admin and financial-manager pages check the role
+ * themselves (SPEC §2), so their routes exist for every visitor.
+ */
+const PUBLIC_ROUTES: PageRoute[] = [
+  { path: '/blog', element: <BlogPlaceholder /> },
+  { path: '/blog/:id', element: <BlogPostPlaceholder /> },
+  { path: '/payment-methods', element: <PaymentMethodsPlaceholder /> },
+  { path: '/contact', element: <ContactPlaceholder /> },
+  { path: '/admin', element: <AdminSetupPlaceholder /> },
+  { path: '/admin/dashboard', element: <AdminDashboardPlaceholder /> },
+  { path: '/admin/payments', element: <AdminPaymentsPlaceholder /> },
+  { path: '/admin/impersonation', element: <AdminImpersonationPlaceholder /> },
+  { path: '/admin/roles', element: <AdminRolesPlaceholder /> },
+  { path: '/financial-manager', element: <FinancialManagerPlaceholder /> },
+];
+
+/** Main variant, signed-in only; signed-out visitors are sent to /api/login?returnTo=<path>. */
+const PROTECTED_ROUTES: PageRoute[] = [
+  { path: '/multi-totp', element: <AuthenticatorPlaceholder /> },
+  { path: '/home', element: <HomePage /> },
+  { path: '/totp', element: <AccountTotpPlaceholder /> },
+  { path: '/business', element: <BusinessPlaceholder /> },
+  { path: '/testQR', element: <TestQrPlaceholder /> },
+];
+
+function pageRoutes(user: boolean) {
+  return [
+    ...PUBLIC_ROUTES.map(({ path, element }) => <Route key={path} path={path} element={element} />),
+    ...PROTECTED_ROUTES.map(({ path, element }) => (
+      <Route key={path} path={path} element={user ? element : <RequireAuth>{element}</RequireAuth>} />
+    )),
+    <Route key="*" path="*" element={<NotFoundPage />} />,
+  ];
+}
+
+function MainRoutes() {
+  const { user, isLoading } = useCurrentUser();
+
+  if (isLoading) {
+    return (
+      <div className="flex min-h-dvh flex-1">
+        <PageSpinner label="Loading" />
+      </div>
+    );
+  }
+
+  if (user) {
+    return (
+      <Routes>
+        <Route element={<SignedInLayout user={user} />}>
+          <Route index element={<AuthenticatorPlaceholder />} />
+          {pageRoutes(true)}
+        </Route>
+      </Routes>
+    );
+  }
+
+  return (
+    <Routes>
+      {/* The landing page brings its own header, main landmark and footer. */}
+      <Route index element={<LandingPage />} />
+      <Route element={<PublicLayout />}>{pageRoutes(false)}</Route>
+    </Routes>
+  );
+}
+
+function EnterpriseRoutes() {
+  return (
+    <Routes>
+      <Route element={<EnterpriseLayout />}>
+        <Route index element={<EnterpriseLandingPage />} />
+        <Route path="/pricing" element={<EnterprisePricingPage />} />
+        <Route path="/docs" element={<EnterpriseDocsPage />} />
+        <Route path="/documentation" element={<EnterpriseDocsPage />} />
+        <Route path="*" element={<NotFoundPage />} />
+      </Route>
+    </Routes>
+  );
+}
+
+/** Host-dependent routing (SPEC §2). */
+export function AppRoutes({ variant }: { variant: SiteVariant }) {
+  return variant === 'enterprise' ? <EnterpriseRoutes /> : <MainRoutes />;
+}

@@ -1,0 +1,32 @@
+import type { QueryClient } from '@tanstack/react-query';
+import { toast } from '@/components/ui/use-toast';
+import { loginUrl, wasSignedIn } from '@/features/auth/api';
+import { hardNavigate } from '@/lib/navigation';
+
+/** Delay between the "Unauthorized" toast and the trip to the sign-in page (SPEC §8). */
+export const UNAUTHORIZED_REDIRECT_DELAY_MS = 500;
+
+let redirectPending = false;
+
+/**
+ * Global 401 handling (SPEC §8): if the person was signed in and a call now answers 401, the
+ * session has ended — say so, then send them to sign in again, coming back to this page.
+ */
+export function handleUnauthorized(_error: Error, client: QueryClient): void {
+  if (redirectPending || !wasSignedIn(client)) return;
+  redirectPending = true;
+  toast({
+    variant: 'destructive',
+    title: 'Unauthorized',
+    description: 'You are logged out. Logging in again...',
+  });
+  setTimeout(() => {
+    hardNavigate(loginUrl());
+    redirectPending = false;
+  }, UNAUTHORIZED_REDIRECT_DELAY_MS);
+}
+
+/** Test helper. */
+export function resetUnauthorizedState(): void {
+  redirectPending = false;
+}
