@@ -1,0 +1,228 @@
+import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { MemoryRouter } from 'react-router';
+import { describe, expect, it, vi } from 'vitest';
+import {
+  CHANNEL_PRICES,
+  COMPARISON_VOLUMES,
+  LANDING_PLANS,
+  PAISE_PER_VERIFICATION,
+  TOP_UP_PACKS,
+  channelSavings,
+  formatCountIndian,
+  formatRupees,
+  monthlyComparison,
+} from '@common/pricing';
+import { LandingPage } from './LandingPage';
+import { percentRange, rupeeRange } from './components/Comparison';
+import { FEATURES } from './components/Features';
+
+function renderPage() {
+  return render(
+    <MemoryRouter initialEntries={['/']}>
+      <LandingPage />
+    </MemoryRouter>,
+  );
+}
+
+function section(name: RegExp | string) {
+  return screen.getByRole('region', { name });
+}
+
+describe('LandingPage', () => {
+  it('has the page landmarks and one h1 about TOTP at ₹0.10', () => {
+    renderPage();
+    expect(screen.getByRole('banner')).toBeInTheDocument();
+    expect(screen.getByRole('main')).toBeInTheDocument();
+    expect(screen.getByRole('contentinfo')).toBeInTheDocument();
+    expect(screen.getByRole('navigation', { name: 'Primary' })).toBeInTheDocument();
+    const h1 = screen.getByRole('heading', { level: 1 });
+    expect(h1).toHaveTextContent(/SMS/);
+    expect(h1).toHaveTextContent(`${formatRupees(PAISE_PER_VERIFICATION)} per verification`);
+  });
+
+  it('labels every section by its heading and anchors features, pricing and docs', () => {
+    const { container } = renderPage();
+    for (const id of ['features', 'pricing', 'compare', 'docs']) {
+      const el = container.querySelector(`section#${id}`);
+      expect(el, id).not.toBeNull();
+      const labelId = el!.getAttribute('aria-labelledby');
+      expect(labelId && document.getElementById(labelId)?.tagName).toBe('H2');
+    }
+    for (const el of container.querySelectorAll('section')) {
+      expect(el.getAttribute('aria-labelledby')).toBeTruthy();
+    }
+  });
+
+  it('links the top bar to the sections, the blog and the docs', () => {
+    renderPage();
+    const nav = screen.getByRole('navigation', { name: 'Primary' });
+    const hrefs = within(nav)
+      .getAllByRole('link')
+      .map((a) => a.getAttribute('href'));
+    expect(hrefs).toEqual(expect.arrayContaining(['#features', '#pricing', '#docs', '/blog']));
+  });
+
+  it('sends every sign-in button to /api/login with a plain link', () => {
+    renderPage();
+    const signIns = screen.getAllByRole('link', { name: /log ?in|get started|start building|api key/i });
+    // header Login + Get Started, hero, Developer + Business plans, docs, final CTA, footer
+    expect(signIns.length).toBeGreaterThanOrEqual(8);
+    for (const link of signIns) expect(link).toHaveAttribute('href', '/api/login');
+
+    const header = screen.getByRole('banner');
+    expect(within(header).getByRole('link', { name: 'Login' })).toHaveAttribute('href', '/api/login');
+    expect(within(header).getByRole('link', { name: 'Get Started' })).toHaveAttribute('href', '/api/login');
+
+    // No other link tries to sign in some other way (e.g. with a returnTo or a client route).
+    for (const link of screen.getAllByRole('link')) {
+      const href = link.getAttribute('href') ?? '';
+      if (/login|sign-?in|auth/i.test(href)) expect(href).toBe('/api/login');
+    }
+  });
+
+  it('renders the six feature cards', () => {
+    renderPage();
+    const features = section(/retire SMS/i);
+    const cards = within(features).getAllByRole('listitem');
+    expect(cards).toHaveLength(6);
+    const titles = within(features)
+      .getAllByRole('heading', { level: 3 })
+      .map((h) => h.textContent);
+    expect(titles).toEqual(FEATURES.map((f) => f.title));
+    expect(titles).toEqual(
+      expect.arrayContaining(['RFC 6238 TOTP API', 'Signed webhooks', 'Prepaid credits with auto-refill']),
+    );
+  });
+
+  it('shows the plans and top-up packs from the pricing catalogue', () => {
+    renderPage();
+    const pricing = section(/prepaid, per verification/i);
+    expect(pricing).toHaveTextContent(`1 credit = ${formatRupees(PAISE_PER_VERIFICATION)}`);
+    expect(pricing).toHaveTextContent('1 credit = ₹0.10');
+
+    for (const plan of LANDING_PLANS) {
+      const card = within(pricing).getByRole('group', { name: plan.name });
+      if (plan.amountPaise !== null && plan.verifications !== null) {
+        expect(card).toHaveTextContent(formatRupees(plan.amountPaise));
+        expect(card).toHaveTextContent(`${formatCountIndian(plan.verifications)} verifications`);
+      } else {
+        expect(card).toHaveTextContent('Custom');
+      }
+      const cta = within(card).getByRole('link', { name: plan.cta.label });
+      expect(cta).toHaveAttribute('href', plan.cta.href);
+    }
+    // The decision recorded in pricing.ts: no bonus, exact ₹0.10 per verification.
+    expect(within(pricing).getByRole('group', { name: 'Developer' })).toHaveTextContent('₹1,00010,000 verifications');
+    expect(within(pricing).getByRole('group', { name: 'Business' })).toHaveTextContent('50,000 verifications');
+    expect(pricing).not.toHaveTextContent('55,000');
+    expect(pricing).not.toHaveTextContent('₹999');
+
+    const packs = within(pricing).getByRole('list', { name: 'Top-up packs' });
+    const items = within(packs).getAllByRole('listitem');
+    expect(items).toHaveLength(TOP_UP_PACKS.length);
+    TOP_UP_PACKS.forEach((pack, i) => {
+      expect(items[i]).toHaveTextContent(pack.name);
+      expect(items[i]).toHaveTextContent(formatRupees(pack.amountPaise));
+      expect(items[i]).toHaveTextContent(`${formatCountIndian(pack.verifications)} verifications`);
+      if (pack.popular) expect(items[i]).toHaveTextContent('Popular');
+    });
+    expect(items[1]).toHaveTextContent('₹10,0001,00,000 verifications');
+  });
+
+  it('computes the SMS / WhatsApp comparison from the catalogue', () => {
+    renderPage();
+    const compare = section(/stop paying for every code/i);
+
+    for (const channel of CHANNEL_PRICES) {
+      expect(compare).toHaveTextContent(rupeeRange(channel.lowPaise, channel.highPaise));
+    }
+    const [sms, whatsapp] = channelSavings();
+    expect(screen.getByTestId('per-code-savings')).toHaveTextContent(
+      `${percentRange(sms!.percentLow, sms!.percentHigh)} less than SMS · ${percentRange(whatsapp!.percentLow, whatsapp!.percentHigh)} less than WhatsApp`,
+    );
+    // With the typical figures (₹0.20–₹0.25 SMS, ₹0.12–₹0.14 WhatsApp) that is:
+    expect(screen.getByTestId('per-code-savings')).toHaveTextContent('50–60% less than SMS · 16–28% less than WhatsApp');
+    expect(compare).not.toHaveTextContent('60-70%');
+
+    for (const volume of COMPARISON_VOLUMES) {
+      const card = screen.getByTestId(`volume-${volume}`);
+      const m = monthlyComparison(volume);
+      expect(card).toHaveTextContent(`${formatCountIndian(volume)} verifications a month`);
+      expect(card).toHaveTextContent(formatRupees(m.sixdigitPaise));
+      for (const c of m.channels) expect(card).toHaveTextContent(rupeeRange(c.lowPaise, c.highPaise));
+      const smsCost = m.channels.find((c) => c.channel.id === 'sms')!;
+      expect(card).toHaveTextContent(
+        `You save ${rupeeRange(smsCost.savingLowPaise, smsCost.savingHighPaise)} a month compared with SMS (${percentRange(smsCost.percentLow, smsCost.percentHigh)})`,
+      );
+    }
+    expect(screen.getByTestId('volume-1000000')).toHaveTextContent('You save ₹1,00,000–₹1,50,000 a month');
+
+    // The qualities table says yes/no in words, not only with colour or icons.
+    const table = within(compare).getByRole('table');
+    expect(within(table).getAllByRole('columnheader').map((th) => th.textContent)).toEqual([
+      'Quality',
+      'SMS OTP',
+      'WhatsApp OTP',
+      'Sixdigit TOTP',
+    ]);
+    expect(within(table).getAllByText('Yes').length).toBeGreaterThan(0);
+  });
+
+  it('shows a POST /api/v1/verify snippet with a Bearer key and copies it', async () => {
+    const user = userEvent.setup();
+    const writeText = vi.spyOn(navigator.clipboard, 'writeText');
+    renderPage();
+    const docs = section(/verify a code with one request/i);
+    expect(docs).toHaveTextContent('/api/v1/verify');
+    expect(docs).toHaveTextContent('Authorization: Bearer');
+    expect(docs).toHaveTextContent('{"user_id":"u_123","totp_code":"492039"}');
+    expect(docs).toHaveTextContent('"cost": "0.10"');
+
+    await user.click(within(docs).getByRole('button', { name: 'Copy request' }));
+    expect(writeText).toHaveBeenCalledWith(expect.stringContaining('POST'));
+    expect(writeText.mock.calls[0]![0]).toContain('/api/v1/verify');
+    expect(await within(docs).findByRole('button', { name: 'request copied' })).toBeInTheDocument();
+  });
+
+  it('opens and closes the phone menu from the keyboard', async () => {
+    const user = userEvent.setup();
+    renderPage();
+    const toggle = screen.getByRole('button', { name: 'Open menu' });
+    expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    expect(screen.queryByRole('navigation', { name: 'Site menu' })).toBeNull();
+
+    toggle.focus();
+    await user.keyboard('{Enter}');
+    expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    const menu = screen.getByRole('navigation', { name: 'Site menu' });
+    expect(within(menu).getByRole('link', { name: 'Pricing' })).toHaveAttribute('href', '#pricing');
+
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('navigation', { name: 'Site menu' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Open menu' })).toHaveFocus();
+
+    await user.click(screen.getByRole('button', { name: 'Open menu' }));
+    await user.click(within(screen.getByRole('navigation', { name: 'Site menu' })).getByRole('link', { name: 'Features' }));
+    expect(screen.queryByRole('navigation', { name: 'Site menu' })).toBeNull();
+  });
+
+  it('has a footer with product, resources and company links', () => {
+    renderPage();
+    const footer = screen.getByRole('contentinfo');
+    const resources = within(footer).getByRole('navigation', { name: 'Resources' });
+    const hrefs = within(resources)
+      .getAllByRole('link')
+      .map((a) => a.getAttribute('href'));
+    expect(hrefs).toEqual(expect.arrayContaining(['/blog', '/contact', '/payment-methods']));
+    expect(within(footer).getByRole('navigation', { name: 'Product' })).toBeInTheDocument();
+    expect(within(footer).getByRole('navigation', { name: 'Company' })).toBeInTheDocument();
+    expect(footer).toHaveTextContent(`© ${new Date().getFullYear()} Sixdigit`);
+  });
+
+  it('offers a skip link to the main content', () => {
+    renderPage();
+    expect(screen.getByRole('link', { name: 'Skip to content' })).toHaveAttribute('href', '#main-content');
+    expect(screen.getByRole('main')).toHaveAttribute('id', 'main-content');
+  });
+});

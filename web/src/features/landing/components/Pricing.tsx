@@ -1,0 +1,144 @@
+import { Link } from 'react-router';
+import { CheckIcon } from 'lucide-react';
+import {
+  LANDING_PLANS,
+  MIN_PAYMENT_PAISE,
+  PAISE_PER_VERIFICATION,
+  TOP_UP_PACKS,
+  formatCountIndian,
+  formatRupees,
+  verificationsForPaise,
+  type LandingPlan,
+} from '@common/pricing';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
+import { cn } from '@/lib/utils';
+import { SECTION_IDS } from '../content';
+import { Section } from './Section';
+
+const PRICE = formatRupees(PAISE_PER_VERIFICATION);
+
+function PlanCta({ plan }: { plan: LandingPlan }) {
+  const className = 'w-full';
+  const variant = plan.featured ? 'default' : 'outline';
+  // Sign-in is a full page navigation to the server; other targets are app routes.
+  if (plan.cta.href.startsWith('/api/')) {
+    return (
+      <Button asChild variant={variant} size="lg" className={className}>
+        <a href={plan.cta.href}>{plan.cta.label}</a>
+      </Button>
+    );
+  }
+  return (
+    <Button asChild variant={variant} size="lg" className={className}>
+      <Link to={plan.cta.href}>{plan.cta.label}</Link>
+    </Button>
+  );
+}
+
+function PlanCard({ plan }: { plan: LandingPlan }) {
+  const titleId = `plan-${plan.id}-title`;
+  return (
+    <Card
+      role="group"
+      aria-labelledby={titleId}
+      className={cn('relative flex flex-col', plan.featured && 'border-primary shadow-md ring-1 ring-primary')}
+    >
+      <CardHeader>
+        <div className="flex items-center justify-between gap-2">
+          <CardTitle id={titleId}>{plan.name}</CardTitle>
+          {plan.featured && <Badge>Most popular</Badge>}
+        </div>
+        <CardDescription>{plan.tagline}</CardDescription>
+      </CardHeader>
+      <CardContent className="flex flex-1 flex-col">
+        {plan.amountPaise !== null && plan.verifications !== null ? (
+          <div>
+            <p className="text-4xl font-semibold tracking-tight tabular-nums">{formatRupees(plan.amountPaise)}</p>
+            <p className="mt-1 text-sm text-muted-foreground">
+              <span className="font-medium text-foreground">{formatCountIndian(plan.verifications)} verifications</span>
+              {' · '}
+              {PRICE} each
+            </p>
+          </div>
+        ) : (
+          <div>
+            <p className="text-4xl font-semibold tracking-tight">Custom</p>
+            <p className="mt-1 text-sm text-muted-foreground">Volume top-ups at {PRICE} per verification</p>
+          </div>
+        )}
+        <ul className="mt-6 space-y-2.5 text-sm">
+          {plan.features.map((feature) => (
+            <li key={feature} className="flex items-start gap-2">
+              <CheckIcon aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-primary" />
+              <span>{feature}</span>
+            </li>
+          ))}
+        </ul>
+      </CardContent>
+      <CardFooter>
+        <PlanCta plan={plan} />
+      </CardFooter>
+    </Card>
+  );
+}
+
+export function Pricing() {
+  return (
+    <Section
+      id={SECTION_IDS.pricing}
+      eyebrow="Pricing"
+      title="Prepaid, per verification, nothing else"
+      className="bg-muted/40"
+      description={
+        <>
+          <strong className="font-semibold text-foreground">1 credit = {PRICE}</strong> = one verification. No
+          subscription, no setup fee, no per-user charge. Top up from {formatRupees(MIN_PAYMENT_PAISE)} (
+          {formatCountIndian(verificationsForPaise(MIN_PAYMENT_PAISE))} verifications) whenever you need to.
+        </>
+      }
+    >
+      <div className="grid gap-6 lg:grid-cols-3">
+        {LANDING_PLANS.map((plan) => (
+          <PlanCard key={plan.id} plan={plan} />
+        ))}
+      </div>
+
+      <div className="mt-16">
+        <h3 id="packs-title" className="text-center text-xl font-semibold tracking-tight">
+          Top-up packs
+        </h3>
+        <p className="mx-auto mt-2 max-w-xl text-center text-sm text-muted-foreground">
+          Buy a pack from your business dashboard, or top up any amount from {formatRupees(MIN_PAYMENT_PAISE)}. Same{' '}
+          {PRICE} per verification at every size.
+        </p>
+        <ul aria-labelledby="packs-title" className="mt-8 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+          {TOP_UP_PACKS.map((pack) => (
+            <li
+              key={pack.id}
+              className={cn('rounded-xl border bg-card p-5 text-card-foreground', pack.popular && 'border-primary')}
+            >
+              <div className="flex items-center justify-between gap-2">
+                <p className="font-medium">{pack.name}</p>
+                {pack.popular && <Badge variant="secondary">Popular</Badge>}
+              </div>
+              <p className="mt-3 text-2xl font-semibold tracking-tight tabular-nums">{formatRupees(pack.amountPaise)}</p>
+              <p className="text-sm font-medium text-foreground">{formatCountIndian(pack.verifications)} verifications</p>
+              <p className="mt-2 text-sm text-muted-foreground">{pack.description}</p>
+            </li>
+          ))}
+        </ul>
+        <p className="mx-auto mt-8 max-w-3xl text-center text-xs leading-relaxed text-muted-foreground">
+          A verification that reaches the code check costs {PRICE}, whether the code is right or wrong. Requests refused
+          before it — invalid API key, malformed body, rate limit, no credit — cost nothing, and retries with the same
+          Idempotency-Key are never charged twice. See{' '}
+          <Link to="/payment-methods" className="font-medium text-foreground underline underline-offset-4">
+            payment methods
+          </Link>
+          .
+        </p>
+      </div>
+    </Section>
+  );
+}
