@@ -17,6 +17,30 @@ export interface Db {
 // integers well inside 2^53, so read them as numbers on both engines.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
+/**
+ * Kysely's SQLite driver prepares every statement anew; the same few statements run on every
+ * API call, so keep them prepared. Safe: one connection, and the driver runs each statement to
+ * completion synchronously.
+ */
+function withStatementCache(sqlite: SQLite.Database, max = 500) {
+  const cache = new Map<string, SQLite.Statement>();
+  return {
+    prepare(sql: string) {
+      let statement = cache.get(sql);
+      if (!statement) {
+        statement = sqlite.prepare(sql);
+        if (cache.size >= max) cache.delete(cache.keys().next().value!);
+        cache.set(sql, statement);
+      }
+      return statement;
+    },
+    close() {
+      cache.clear();
+      sqlite.close();
+    },
+  } as unknown as SQLite.Database;
+}
+
 export function openDatabase(database: Config['database'], options: { poolSize?: number } = {}): Db {
   if (database.kind === 'postgres') {
     const pool = new pg.Pool({ connectionString: database.url, max: options.poolSize ?? 10 });
@@ -30,7 +54,7 @@ export function openDatabase(database: Config['database'], options: { poolSize?:
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
   const db = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: sqlite }),
+    dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
     plugins: [new SqliteValuesPlugin()],
   });
   return { db, dialect: 'sqlite', close: () => db.destroy() };

@@ -11,7 +11,7 @@ import {
 } from 'kysely';
 
 /** better-sqlite3 refuses to bind JS booleans and Dates; bind them as 1/0 and ISO-8601 text. */
-function toSqliteValue(value: unknown): unknown {
+export function toSqliteValue(value: unknown): unknown {
   if (typeof value === 'boolean') return value ? 1 : 0;
   if (value instanceof Date) return value.toISOString();
   return value;

@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import { toBoolean, toDate, toDateOrNull, toNumber } from '../../db/normalize';
+import { preparedQuery } from '../../db/prepared';
 import type { BusinessTable, Database, Dialect } from '../../db/types';
 
 type Executor = Kysely<Database> | Transaction<Database>;
@@ -82,6 +83,10 @@ export async function updateAutoRefill(
     .execute();
 }
 
+export async function setRateLimit(db: Executor, id: string, perMinute: number): Promise<void> {
+  await db.updateTable('business').set({ rate_limit_per_minute: perMinute }).where('id', '=', id).execute();
+}
+
 // --- API keys -------------------------------------------------------------------------------
 
 export interface ApiKeyInfo {
@@ -124,16 +129,19 @@ export async function findActiveApiKey(db: Executor, businessId: string): Promis
   return row && { id: row.id, prefix: row.prefix, createdAt: toDate(row.created_at), lastUsedAt: toDateOrNull(row.last_used_at) };
 }
 
-/** The hot path of every public API call: one indexed lookup by hash. */
-export async function findBusinessByApiKeyHash(db: Executor, hash: string): Promise<{ keyId: string; business: Business } | undefined> {
-  const row = await db
+const selectBusinessByKeyHash = preparedQuery((db, hash: string) =>
+  db
     .selectFrom('api_key')
     .innerJoin('business', 'business.id', 'api_key.business_id')
     .selectAll('business')
     .select(['api_key.id as key_id'])
     .where('api_key.key_hash', '=', hash)
-    .where('api_key.revoked_at', 'is', null)
-    .executeTakeFirst();
+    .where('api_key.revoked_at', 'is', null),
+);
+
+/** The hot path of every public API call: one indexed lookup by hash. */
+export async function findBusinessByApiKeyHash(db: Executor, hash: string): Promise<{ keyId: string; business: Business } | undefined> {
+  const [row] = (await selectBusinessByKeyHash(db, hash)).rows;
   if (!row) return undefined;
   const { key_id, ...business } = row;
   return { keyId: key_id, business: toBusiness(business) };

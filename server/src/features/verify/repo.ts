@@ -1,5 +1,6 @@
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import { toDate, toDateOrNull, toNumber } from '../../db/normalize';
+import { preparedQuery } from '../../db/prepared';
 import type { Database, EnrolmentTable, VerificationStatus, VerificationTable } from '../../db/types';
 
 type Executor = Kysely<Database> | Transaction<Database>;
@@ -30,13 +31,12 @@ function toEnrolment(row: Selectable<EnrolmentTable>): Enrolment {
   };
 }
 
+const selectEnrolment = preparedQuery((db, businessId: string, externalUserId: string) =>
+  db.selectFrom('enrolment').selectAll().where('business_id', '=', businessId).where('external_user_id', '=', externalUserId),
+);
+
 export async function findEnrolment(db: Executor, businessId: string, externalUserId: string): Promise<Enrolment | undefined> {
-  const row = await db
-    .selectFrom('enrolment')
-    .selectAll()
-    .where('business_id', '=', businessId)
-    .where('external_user_id', '=', externalUserId)
-    .executeTakeFirst();
+  const [row] = (await selectEnrolment(db, businessId, externalUserId)).rows;
   return row && toEnrolment(row);
 }
 
@@ -46,28 +46,36 @@ export async function insertEnrolment(
   backupCodeHashes: Array<{ id: string; hash: string }>,
   now: Date,
 ): Promise<void> {
-  await db
-    .insertInto('enrolment')
-    .values({
-      id: e.id,
-      business_id: e.businessId,
-      external_user_id: e.externalUserId,
-      secret_enc: e.secretEnc,
-      algorithm: e.algorithm,
-      digits: e.digits,
-      period: e.period,
-      last_used_step: null,
-      purpose: e.purpose,
-      created_at: now,
-      updated_at: now,
-    })
-    .execute();
+  await insertEnrolments(db, [e], now);
   if (backupCodeHashes.length > 0) {
     await db
       .insertInto('backup_code')
       .values(backupCodeHashes.map((c) => ({ id: c.id, enrolment_id: e.id, code_hash: c.hash, used_at: null })))
       .execute();
   }
+}
+
+/** Many enrolments in one statement (imports, benchmarks). */
+export async function insertEnrolments(db: Executor, enrolments: Array<Omit<Enrolment, 'lastUsedStep'>>, now: Date): Promise<void> {
+  if (enrolments.length === 0) return;
+  await db
+    .insertInto('enrolment')
+    .values(
+      enrolments.map((e) => ({
+        id: e.id,
+        business_id: e.businessId,
+        external_user_id: e.externalUserId,
+        secret_enc: e.secretEnc,
+        algorithm: e.algorithm,
+        digits: e.digits,
+        period: e.period,
+        last_used_step: null,
+        purpose: e.purpose,
+        created_at: now,
+        updated_at: now,
+      })),
+    )
+    .execute();
 }
 
 export async function deleteEnrolment(db: Executor, businessId: string, externalUserId: string): Promise<boolean> {
@@ -79,30 +87,35 @@ export async function deleteEnrolment(db: Executor, businessId: string, external
   return Number(result.numDeletedRows) > 0;
 }
 
+const debit = preparedQuery((db, businessId: string, pricePaise: number, now: Date) =>
+  db
+    .updateTable('business')
+    .set((eb) => ({ balance_paise: eb('balance_paise', '-', pricePaise), updated_at: now }))
+    .where('id', '=', businessId)
+    .where('balance_paise', '>=', pricePaise)
+    .returning('balance_paise'),
+);
+
 /**
  * Takes one verification's price from the balance if, and only if, the balance covers it.
  * Returns the new balance, or null when there is not enough credit (nothing changed).
  */
 export async function debitBalance(trx: Transaction<Database>, businessId: string, pricePaise: number, now: Date): Promise<number | null> {
-  const row = await trx
-    .updateTable('business')
-    .set((eb) => ({ balance_paise: eb('balance_paise', '-', pricePaise), updated_at: now }))
-    .where('id', '=', businessId)
-    .where('balance_paise', '>=', pricePaise)
-    .returning('balance_paise')
-    .executeTakeFirst();
+  const [row] = (await debit(trx, businessId, pricePaise, now)).rows;
   return row ? toNumber(row.balance_paise) : null;
 }
 
-/** RFC 6238 §5.2: accept a step only if it is later than the last accepted one (atomic). */
-export async function advanceLastUsedStep(trx: Transaction<Database>, enrolmentId: string, step: number, now: Date): Promise<boolean> {
-  const result = await trx
+const advanceStep = preparedQuery((db, enrolmentId: string, step: number, now: Date) =>
+  db
     .updateTable('enrolment')
     .set({ last_used_step: step, updated_at: now })
     .where('id', '=', enrolmentId)
-    .where((eb) => eb.or([eb('last_used_step', 'is', null), eb('last_used_step', '<', step)]))
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+    .where((eb) => eb.or([eb('last_used_step', 'is', null), eb('last_used_step', '<', step)])),
+);
+
+/** RFC 6238 §5.2: accept a step only if it is later than the last accepted one (atomic). */
+export async function advanceLastUsedStep(trx: Transaction<Database>, enrolmentId: string, step: number, now: Date): Promise<boolean> {
+  return Number((await advanceStep(trx, enrolmentId, step, now)).numAffectedRows ?? 0) > 0;
 }
 
 /** Marks an unused backup code used; false when there is no such unused code. */
@@ -147,22 +160,36 @@ export interface Verification {
   createdAt: Date;
 }
 
+const insertVerificationRow = preparedQuery(
+  (
+    db,
+    id: string,
+    businessId: string,
+    externalUserId: string | null,
+    mode: Verification['mode'],
+    method: Verification['method'],
+    purpose: string | null,
+    status: VerificationStatus,
+    costPaise: number,
+    responseTimeMs: number,
+    createdAt: Date,
+  ) =>
+    db.insertInto('totp_verification').values({
+      id,
+      business_id: businessId,
+      external_user_id: externalUserId,
+      mode,
+      method,
+      purpose,
+      status,
+      cost_paise: costPaise,
+      response_time_ms: responseTimeMs,
+      created_at: createdAt,
+    }),
+);
+
 export async function insertVerification(trx: Transaction<Database>, v: Verification): Promise<void> {
-  await trx
-    .insertInto('totp_verification')
-    .values({
-      id: v.id,
-      business_id: v.businessId,
-      external_user_id: v.externalUserId,
-      mode: v.mode,
-      method: v.method,
-      purpose: v.purpose,
-      status: v.status,
-      cost_paise: v.costPaise,
-      response_time_ms: v.responseTimeMs,
-      created_at: v.createdAt,
-    })
-    .execute();
+  await insertVerificationRow(trx, v.id, v.businessId, v.externalUserId, v.mode, v.method, v.purpose, v.status, v.costPaise, v.responseTimeMs, v.createdAt);
 }
 
 function toVerification(r: Selectable<VerificationTable>): Verification {
@@ -198,6 +225,17 @@ export async function listVerificationsBetween(db: Executor, businessId: string,
   return rows.map(toVerification);
 }
 
+const selectRecentChecks = preparedQuery((db, businessId: string, externalUserId: string, since: Date, limit: number) =>
+  db
+    .selectFrom('totp_verification')
+    .select(['status', 'created_at'])
+    .where('business_id', '=', businessId)
+    .where('external_user_id', '=', externalUserId)
+    .where('created_at', '>=', since)
+    .orderBy('created_at', 'desc')
+    .limit(limit),
+);
+
 /** The latest checks of one enrolled user inside the throttle window, newest first. */
 export async function recentChecksForUser(
   db: Executor,
@@ -206,15 +244,7 @@ export async function recentChecksForUser(
   since: Date,
   limit: number,
 ): Promise<Array<{ status: VerificationStatus; createdAt: Date }>> {
-  const rows = await db
-    .selectFrom('totp_verification')
-    .select(['status', 'created_at'])
-    .where('business_id', '=', businessId)
-    .where('external_user_id', '=', externalUserId)
-    .where('created_at', '>=', since)
-    .orderBy('created_at', 'desc')
-    .limit(limit)
-    .execute();
+  const { rows } = await selectRecentChecks(db, businessId, externalUserId, since, limit);
   return rows.map((r) => ({ status: r.status, createdAt: toDate(r.created_at) }));
 }
 

@@ -44,7 +44,7 @@ export interface ApiResult {
   replayed?: boolean;
 }
 
-function encryptionContext(businessId: string, externalUserId: string): string {
+export function encryptionContext(businessId: string, externalUserId: string): string {
   return `enrolment:${businessId}:${externalUserId}`;
 }
 
