@@ -6,6 +6,7 @@ import { AppError } from '../../lib/errors';
 import { requireUser } from '../auth/guards';
 import { listLedger } from '../credits/repo';
 import { listVerificationsBetween } from '../verify/repo';
+import { storableText } from '../verify/schemas';
 import * as service from './service';
 
 const MAX_EXPORT_ROWS = 100_000;
@@ -24,7 +25,7 @@ export async function businessRoutes(app: FastifyInstance): Promise<void> {
   app.addHook('onRequest', requireUser);
   const ctx = app.ctx;
 
-  r.post('/api/business/create', { schema: { body: z.object({ companyName: z.string().max(200) }) } }, async (request, reply) => {
+  r.post('/api/business/create', { schema: { body: z.object({ companyName: storableText().max(200) }) } }, async (request, reply) => {
     const created = await service.createBusiness(ctx, request.currentUser!, request.body.companyName);
     return reply.status(201).send({ ...created.profile, apiKey: created.apiKey });
   });

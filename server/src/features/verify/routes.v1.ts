@@ -11,6 +11,7 @@ import {
   IdempotencyHeaders,
   ProfileResponse,
   TestResponse,
+  userId,
   VerifyBody,
   VerifyResponse,
 } from './schemas';
@@ -153,7 +154,7 @@ export async function verifyRoutesV1(app: FastifyInstance): Promise<void> {
         tags: ['enrolment'],
         summary: 'Remove an enrolled user and their backup codes',
         security: [{ apiKey: [] }],
-        params: z.object({ user_id: z.string().min(1).max(128) }),
+        params: z.object({ user_id: userId }),
         response: { 204: z.null().describe('Deleted'), 401: errors[401], 404: ErrorEnvelope.describe('No such enrolled user (not_found)'), 429: errors[429] },
       },
     },

@@ -11,8 +11,11 @@ export const ErrorEnvelope = z
   })
   .meta({ id: 'Error' });
 
-const userId = z.string().min(1).max(128).meta({ description: 'Your identifier for the end user (1–128 characters).', example: 'user_42' });
-const purpose = z.string().max(100).optional().meta({ description: 'Free text kept with the record, e.g. "login" or "payout".' });
+/** Text we store: PostgreSQL text cannot hold U+0000, so refuse it on both engines alike. */
+export const storableText = () => z.string().refine((s) => !s.includes('\u0000'), 'must not contain NUL (U+0000) characters');
+
+export const userId = storableText().min(1).max(128).meta({ description: 'Your identifier for the end user (1–128 characters).', example: 'user_42' });
+const purpose = storableText().max(100).optional().meta({ description: 'Free text kept with the record, e.g. "login" or "payout".' });
 const digitsCode = (name: string) => z.string().regex(/^\d{6,8}$/, `${name} must be 6 to 8 digits`);
 const base32Secret = z
   .string()
@@ -24,8 +27,8 @@ export const GenerateBody = z
   .object({
     user_id: userId,
     purpose,
-    label: z.string().min(1).max(200).optional().meta({ description: 'Account name shown in the authenticator (default: user_id).' }),
-    issuer: z.string().min(1).max(200).optional().meta({ description: 'Issuer shown in the authenticator (default: your company name).' }),
+    label: storableText().min(1).max(200).optional().meta({ description: 'Account name shown in the authenticator (default: user_id).' }),
+    issuer: storableText().min(1).max(200).optional().meta({ description: 'Issuer shown in the authenticator (default: your company name).' }),
     algorithm: z.enum(['SHA1', 'SHA256', 'SHA512']).optional().meta({ description: 'Default SHA1 (what every authenticator supports).' }),
     digits: z.number().int().min(6).max(8).optional().meta({ description: 'Default 6.' }),
     period: z.number().int().min(15).max(120).optional().meta({ description: 'Seconds per code, default 30.' }),
