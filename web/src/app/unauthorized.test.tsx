@@ -7,7 +7,7 @@ import { resetToasts } from '@/components/ui/use-toast';
 import { authQueryKeys } from '@/features/auth/api';
 import { apiGet, apiSend } from '@/lib/api';
 import { hardNavigate } from '@/lib/navigation';
-import { ada, stubServer, unauthorizedResponse } from '@/test/render-app';
+import { ada, renderApp, stubServer, unauthorizedResponse } from '@/test/render-app';
 import { AppProviders, createAppQueryClient } from './providers';
 import { resetUnauthorizedState, UNAUTHORIZED_REDIRECT_DELAY_MS } from './unauthorized';
 
@@ -121,6 +121,19 @@ describe('global 401 handling', () => {
     act(() => screen.getByRole('button', { name: 'Create' }).click());
     expect(await screen.findByText('Unauthorized')).toBeInTheDocument();
     expect(fetchMock.mock.calls.filter(([url]) => url === '/api/business/create')).toHaveLength(1);
+    await waitFor(() => expect(hardNavigate).toHaveBeenCalledWith('/api/login?returnTo=%2Fbusiness%3Ftab%3Dusage'));
+  });
+
+  it('treats a signed-in person whose session check now answers 401 as logged out by the server', async () => {
+    stubServer(ada);
+    const { client } = renderApp('/home');
+    expect(await screen.findByRole('heading', { name: 'Welcome back, Ada!' })).toBeInTheDocument();
+
+    stubServer(null);
+    await act(() => client.invalidateQueries({ queryKey: authQueryKeys.currentUser }));
+    expect(await screen.findByText('You are logged out. Logging in again...')).toBeInTheDocument();
+    // The page stays as it was until the browser leaves for sign-in.
+    expect(screen.getByRole('heading', { name: 'Welcome back, Ada!' })).toBeInTheDocument();
     await waitFor(() => expect(hardNavigate).toHaveBeenCalledWith('/api/login?returnTo=%2Fbusiness%3Ftab%3Dusage'));
   });
 });

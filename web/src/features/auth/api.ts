@@ -26,23 +26,32 @@ export function loginUrl(returnTo: string = currentPath()): string {
   return `/api/login?returnTo=${encodeURIComponent(returnTo)}`;
 }
 
-/** GET /api/auth/user; a 401 means "not signed in" and resolves to null. */
-export async function fetchCurrentUser(): Promise<CurrentUser | null> {
+/**
+ * GET /api/auth/user. A 401 means "not signed in" and resolves to null — unless the person was
+ * signed in until now: then the session has ended, and the 401 is rethrown so the global handler
+ * (SPEC §8) says so and sends them to sign in again.
+ */
+export async function fetchCurrentUser({
+  wasSignedIn = false,
+  signal,
+}: { wasSignedIn?: boolean; signal?: AbortSignal } = {}): Promise<CurrentUser | null> {
   try {
-    return await apiGet<CurrentUser>('/api/auth/user');
+    return await apiGet<CurrentUser>('/api/auth/user', { signal });
   } catch (error) {
-    if (error instanceof ApiError && error.status === 401) return null;
+    if (error instanceof ApiError && error.status === 401 && !wasSignedIn) return null;
     throw error;
   }
 }
 
-/** The current user: `data` is the user, or null when signed out. Never retried (SPEC §7). */
+/** The current user: `user` is the user, or null when signed out. Never retried (SPEC §7). */
 export function useCurrentUser() {
   const query = useQuery({
     queryKey: authQueryKeys.currentUser,
-    queryFn: fetchCurrentUser,
+    queryFn: ({ client, signal }) => fetchCurrentUser({ wasSignedIn: wasSignedIn(client), signal }),
     retry: false,
     staleTime: 60_000,
+    // Notice an ended session when the person comes back to the tab.
+    refetchOnWindowFocus: true,
   });
   return {
     ...query,
