@@ -139,7 +139,11 @@ export async function generate(
       user_id: input.user_id,
       secret,
       otpauth_uri: uri,
-      qr_code: await qrCodeDataUri(uri),
+      qr_code: await qrCodeDataUri(uri).catch((err: Error) => {
+        // A QR code holds at most ~2.3 kB; long unicode labels or issuers percent-encode to more.
+        if (!/too big/i.test(err.message)) throw err;
+        throw new AppError('validation_failed', 'The label and issuer are too long to fit in a QR code. Send a shorter "label" or "issuer".');
+      }),
       manual_entry: manualEntry(secret),
       algorithm: params.algorithm,
       digits: params.digits,
