@@ -14,6 +14,7 @@ import { authRoutes } from './features/auth/routes';
 import { businessRoutes } from './features/business/routes';
 import { healthRoutes } from './features/health/routes';
 import { verifyRoutesV1 } from './features/verify/routes.v1';
+import { webhookRoutes } from './features/webhooks/routes';
 import { installErrorHandling } from './lib/error-handler';
 import { AppError, envelope } from './lib/errors';
 import { requestOrigin } from './lib/http';
@@ -26,6 +27,8 @@ declare module 'fastify' {
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/;
+/** Fits any legal user_id in DELETE /users/{user_id}: 128 characters, percent-encoded (≤ 12 each). */
+const MAX_PARAM_LENGTH = 128 * 12;
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** Paths authenticated by something other than the session cookie (API keys, provider signatures). */
 const NOT_COOKIE_AUTHENTICATED = [/^\/api\/v1\//, /^\/v1\//, /^\/api\/webhooks\/incoming\//];
@@ -51,7 +54,15 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     },
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
+    // Errors raised while routing, before any hook runs, leave in the one envelope too.
+    frameworkErrors: (error, request, reply) => {
+      const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
+      void reply
+        .status(tooLong ? 414 : 400)
+        .header('x-request-id', request.id)
+        .send(envelope(tooLong ? 'uri_too_long' : 'bad_request', tooLong ? 'A part of the URL is too long.' : 'The URL is not valid (bad percent-encoding).', request.id));
+    },
   });
 
   app.decorate('ctx', ctx);
@@ -154,6 +165,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   await app.register(healthRoutes);
   await app.register(authRoutes);
   await app.register(businessRoutes);
+  await app.register(webhookRoutes);
   await app.register(verifyRoutesV1, { prefix: '/api/v1' });
   // /v1 is an alias (the enterprise docs use it), left out of the OpenAPI document.
   await app.register(

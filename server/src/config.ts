@@ -59,6 +59,8 @@ const envSchema = z.object({
   ),
   TRUST_PROXY: booleanFlag,
   BODY_LIMIT_BYTES: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1024).default(64 * 1024)),
+  WEBHOOK_ALLOW_PRIVATE: booleanFlag,
+  WEBHOOK_WORKER: z.preprocess(emptyToUndefined, z.enum(['on', 'off']).default('on')),
   API_RATE_LIMIT_PER_MINUTE: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(1_000_000).default(1000)),
   WEB_DIST_DIR: z.preprocess(emptyToUndefined, z.string().default('./dist/web')),
 });
@@ -95,6 +97,10 @@ export interface Config {
   webDistDir: string;
   /** the default per-API-key limit for new businesses (each business may have its own) */
   apiRateLimitPerMinute: number;
+  /** deliver webhooks to loopback/private addresses (tests, development) */
+  webhookAllowPrivate: boolean;
+  /** run the webhook delivery worker in this process */
+  webhookWorker: boolean;
 }
 
 export class ConfigError extends Error {
@@ -166,5 +172,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
     webDistDir: env.WEB_DIST_DIR,
     apiRateLimitPerMinute: env.API_RATE_LIMIT_PER_MINUTE,
+    webhookAllowPrivate: env.WEBHOOK_ALLOW_PRIVATE,
+    webhookWorker: env.WEBHOOK_WORKER === 'on',
   };
 }

@@ -1,6 +1,8 @@
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { createContext, migrateToLatest } from './context';
+import { createSender } from './features/webhooks/sender';
+import { WebhookWorker } from './features/webhooks/worker';
 
 async function main(): Promise<void> {
   let config;
@@ -16,6 +18,11 @@ async function main(): Promise<void> {
   const ctx = createContext(config);
   await migrateToLatest(ctx);
   const app = await buildApp(ctx);
+  const worker = config.webhookWorker
+    ? new WebhookWorker(ctx, { sender: createSender({ timeoutMs: 10_000, allowPrivate: config.webhookAllowPrivate }), logger: app.log })
+    : undefined;
+  // Stop claiming new deliveries before the database closes; in-flight ones finish first.
+  app.addHook('preClose', async () => worker?.stop());
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -31,6 +38,7 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
   await app.listen({ port: config.port, host: config.host });
+  worker?.start();
   const where = config.database.kind === 'sqlite' ? `SQLite at ${config.database.file}` : 'PostgreSQL';
   app.log.info(`Sixdigit is up on ${config.publicUrl} (${where}${config.oidc ? '' : ', local development sign-in'})`);
 }

@@ -133,6 +133,48 @@ export interface IdempotencyRecordTable {
   created_at: Timestamp;
 }
 
+export interface WebhookTable {
+  id: string;
+  business_id: string;
+  url: string;
+  events: Json;
+  secret_enc: string;
+  is_active: Bool;
+  disabled_reason: string | null;
+  created_at: Timestamp;
+  last_triggered_at: Timestamp | null;
+}
+
+export type DeliveryStatus = 'pending' | 'delivering' | 'succeeded' | 'exhausted' | 'cancelled';
+
+export interface WebhookDeliveryTable {
+  id: string;
+  webhook_id: string;
+  business_id: string;
+  event: string;
+  payload: string;
+  verification_id: string | null;
+  status: DeliveryStatus;
+  attempt_count: number;
+  next_attempt_at: Timestamp;
+  locked_until: Timestamp | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  last_response_ms: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface WebhookAttemptTable {
+  id: string;
+  delivery_id: string;
+  attempt_number: number;
+  status_code: number | null;
+  error: string | null;
+  response_time_ms: number | null;
+  created_at: Timestamp;
+}
+
 export interface Database {
   user: UserTable;
   session: SessionTable;
@@ -144,6 +186,9 @@ export interface Database {
   backup_code: BackupCodeTable;
   totp_verification: VerificationTable;
   idempotency_record: IdempotencyRecordTable;
+  webhook: WebhookTable;
+  webhook_delivery: WebhookDeliveryTable;
+  webhook_attempt: WebhookAttemptTable;
 }
 
 export type Dialect = 'sqlite' | 'postgres';

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import { PAISE_PER_VERIFICATION, paiseToDecimalString, verificationsForPaise } from '@common/pricing';
+import { LOW_BALANCE_THRESHOLD_PAISE, PAISE_PER_VERIFICATION, getTopUpPack, paiseToDecimalString, verificationsForPaise } from '@common/pricing';
 import type { AppContext } from '../../context';
 import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import type { Business } from '../business/repo';
+import { enqueueEvent } from '../webhooks/events';
 import * as repo from './repo';
 import {
   BACKUP_CODE_COUNT,
@@ -207,6 +208,53 @@ function insufficientCredits(): AppError {
   return new AppError('insufficient_credits', 'Your balance cannot pay for a verification (₹0.10). Add credits to continue.');
 }
 
+/**
+ * Webhook events of one billed check, written in its transaction (outbox): the check's own
+ * event, and credit.low / credit.depleted when this debit is the one that crossed the line.
+ */
+async function emitVerificationEvents(
+  trx: Parameters<typeof enqueueEvent>[0],
+  business: Business,
+  v: { id: string; externalUserId: string | null; purpose: string | null; status: repo.Verification['status']; responseTimeMs: number },
+  balanceAfter: number,
+  now: Date,
+): Promise<void> {
+  await enqueueEvent(
+    trx,
+    business.id,
+    v.status === 'verified' ? 'verification.success' : 'verification.failed',
+    {
+      verification_id: v.id,
+      user_id: v.externalUserId,
+      purpose: v.purpose,
+      status: v.status,
+      cost: paiseToDecimalString(PAISE_PER_VERIFICATION),
+      response_time_ms: v.responseTimeMs,
+    },
+    now,
+    { verificationId: v.id },
+  );
+  const before = balanceAfter + PAISE_PER_VERIFICATION;
+  const refill = business.autoRefill;
+  // With auto-refill on, its threshold is when the business wants the reminder.
+  const lowLine = refill.enabled && refill.thresholdPaise !== null ? refill.thresholdPaise : LOW_BALANCE_THRESHOLD_PAISE;
+  const credit = {
+    balance: paiseToDecimalString(balanceAfter),
+    verifications_left: verificationsForPaise(balanceAfter),
+    threshold: paiseToDecimalString(lowLine),
+  };
+  if (before >= lowLine && balanceAfter < lowLine) {
+    const pack = refill.packId ? getTopUpPack(refill.packId) : undefined;
+    await enqueueEvent(trx, business.id, 'credit.low', {
+      ...credit,
+      auto_refill: { enabled: refill.enabled, pack_id: pack?.id ?? null, pack_amount: pack ? paiseToDecimalString(pack.amountPaise) : null },
+    }, now);
+  }
+  if (before >= PAISE_PER_VERIFICATION && balanceAfter < PAISE_PER_VERIFICATION) {
+    await enqueueEvent(trx, business.id, 'credit.depleted', credit, now);
+  }
+}
+
 export async function verify(
   ctx: AppContext,
   business: Business,
@@ -269,6 +317,7 @@ export async function verify(
         responseTimeMs,
         createdAt: now,
       });
+      await emitVerificationEvents(trx, business, { id: verificationId, externalUserId, purpose: input.purpose ?? null, status, responseTimeMs }, balance, now);
       const answer: ApiResult = {
         statusCode: 200,
         body: {

@@ -1,0 +1,31 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../../db/types';
+import { newId } from '../../lib/ids';
+import { insertDeliveries, subscribersOf } from './repo';
+
+export const WEBHOOK_EVENTS = ['verification.success', 'verification.failed', 'credit.low', 'credit.depleted'] as const;
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number] | 'webhook.test';
+
+/**
+ * The transactional outbox: called inside the transaction of the change that causes the event,
+ * so the delivery rows commit (or vanish) with it and a crash in between cannot lose one.
+ */
+export async function enqueueEvent(
+  trx: Transaction<Database> | Kysely<Database>,
+  businessId: string,
+  event: WebhookEvent,
+  data: Record<string, unknown>,
+  now: Date,
+  options: { verificationId?: string | null; onlyWebhookId?: string } = {},
+): Promise<number> {
+  const targets = options.onlyWebhookId ? [options.onlyWebhookId] : await subscribersOf(trx, businessId, event);
+  if (targets.length === 0) return 0;
+  const verificationId = options.verificationId ?? null;
+  const body = JSON.stringify({ event, data, timestamp: now.toISOString(), verification_id: verificationId });
+  await insertDeliveries(
+    trx,
+    targets.map((webhookId) => ({ id: newId('msg'), webhookId, businessId, event, payload: body, verificationId })),
+    now,
+  );
+  return targets.length;
+}

@@ -1,0 +1,335 @@
+import type { Kysely, Selectable, Transaction } from 'kysely';
+import { fromJson, toBoolean, toDate, toDateOrNull, toJson, toNumber } from '../../db/normalize';
+import { preparedQuery } from '../../db/prepared';
+import type { Database, Dialect, WebhookDeliveryTable, WebhookTable } from '../../db/types';
+
+type Executor = Kysely<Database> | Transaction<Database>;
+
+export interface Webhook {
+  id: string;
+  businessId: string;
+  url: string;
+  events: string[];
+  secretEnc: string;
+  isActive: boolean;
+  disabledReason: string | null;
+  createdAt: Date;
+  lastTriggeredAt: Date | null;
+}
+
+function toWebhook(row: Selectable<WebhookTable>): Webhook {
+  return {
+    id: row.id,
+    businessId: row.business_id,
+    url: row.url,
+    events: fromJson<string[]>(row.events),
+    secretEnc: row.secret_enc,
+    isActive: toBoolean(row.is_active),
+    disabledReason: row.disabled_reason,
+    createdAt: toDate(row.created_at),
+    lastTriggeredAt: toDateOrNull(row.last_triggered_at),
+  };
+}
+
+export async function insertWebhook(db: Executor, w: Omit<Webhook, 'lastTriggeredAt' | 'disabledReason'>): Promise<void> {
+  await db
+    .insertInto('webhook')
+    .values({
+      id: w.id,
+      business_id: w.businessId,
+      url: w.url,
+      events: toJson(w.events),
+      secret_enc: w.secretEnc,
+      is_active: w.isActive,
+      disabled_reason: null,
+      created_at: w.createdAt,
+      last_triggered_at: null,
+    })
+    .execute();
+}
+
+export async function listWebhooks(db: Executor, businessId: string): Promise<Webhook[]> {
+  const rows = await db.selectFrom('webhook').selectAll().where('business_id', '=', businessId).orderBy('created_at', 'desc').execute();
+  return rows.map(toWebhook);
+}
+
+export async function countWebhooks(db: Executor, businessId: string): Promise<number> {
+  const row = await db.selectFrom('webhook').select((eb) => eb.fn.countAll().as('n')).where('business_id', '=', businessId).executeTakeFirstOrThrow();
+  return toNumber(row.n);
+}
+
+export async function findWebhook(db: Executor, businessId: string, id: string): Promise<Webhook | undefined> {
+  const row = await db.selectFrom('webhook').selectAll().where('business_id', '=', businessId).where('id', '=', id).executeTakeFirst();
+  return row && toWebhook(row);
+}
+
+export async function deleteWebhook(db: Executor, businessId: string, id: string): Promise<boolean> {
+  const result = await db.deleteFrom('webhook').where('business_id', '=', businessId).where('id', '=', id).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+export async function setWebhookActive(db: Executor, id: string, isActive: boolean, reason: string | null): Promise<void> {
+  await db.updateTable('webhook').set({ is_active: isActive, disabled_reason: reason }).where('id', '=', id).execute();
+}
+
+const selectSubscribers = preparedQuery((db, businessId: string) =>
+  db.selectFrom('webhook').select(['id', 'events']).where('business_id', '=', businessId).where('is_active', '=', true),
+);
+
+/** Active endpoints of a business that subscribe to `event` (runs inside the event's transaction). */
+export async function subscribersOf(db: Executor, businessId: string, event: string): Promise<string[]> {
+  const { rows } = await selectSubscribers(db, businessId);
+  return rows.filter((r) => event === 'webhook.test' || fromJson<string[]>(r.events).includes(event)).map((r) => r.id);
+}
+
+export interface NewDelivery {
+  id: string;
+  webhookId: string;
+  businessId: string;
+  event: string;
+  payload: string;
+  verificationId: string | null;
+}
+
+export async function insertDeliveries(db: Executor, deliveries: NewDelivery[], now: Date): Promise<void> {
+  if (deliveries.length === 0) return;
+  await db
+    .insertInto('webhook_delivery')
+    .values(
+      deliveries.map((d) => ({
+        id: d.id,
+        webhook_id: d.webhookId,
+        business_id: d.businessId,
+        event: d.event,
+        payload: d.payload,
+        verification_id: d.verificationId,
+        status: 'pending' as const,
+        attempt_count: 0,
+        next_attempt_at: now,
+        locked_until: null,
+        last_status_code: null,
+        last_error: null,
+        last_response_ms: null,
+        created_at: now,
+        updated_at: now,
+      })),
+    )
+    .execute();
+}
+
+export interface ClaimedDelivery {
+  id: string;
+  webhookId: string;
+  event: string;
+  payload: string;
+  attemptCount: number;
+  url: string;
+  secretEnc: string;
+  isActive: boolean;
+}
+
+/**
+ * Claims due deliveries for this worker: pending ones whose time has come, and ones another
+ * worker claimed but never finished (its lease ran out: it crashed). On PostgreSQL, `FOR UPDATE
+ * SKIP LOCKED` lets many instances claim side by side without taking the same row twice.
+ */
+export async function claimDueDeliveries(
+  db: Kysely<Database>,
+  dialect: Dialect,
+  now: Date,
+  leaseUntil: Date,
+  limit: number,
+): Promise<ClaimedDelivery[]> {
+  return db.transaction().execute(async (trx) => {
+    let due = trx
+      .selectFrom('webhook_delivery')
+      .select('id')
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('status', '=', 'pending'), eb('next_attempt_at', '<=', now)]),
+          eb.and([eb('status', '=', 'delivering'), eb('locked_until', '<', now)]),
+        ]),
+      )
+      .orderBy('next_attempt_at')
+      .limit(limit);
+    if (dialect === 'postgres') due = due.forUpdate().skipLocked();
+    const ids = (await due.execute()).map((r) => r.id);
+    if (ids.length === 0) return [];
+    await trx
+      .updateTable('webhook_delivery')
+      .set({ status: 'delivering', locked_until: leaseUntil, updated_at: now })
+      .where('id', 'in', ids)
+      .execute();
+    const rows = await trx
+      .selectFrom('webhook_delivery')
+      .innerJoin('webhook', 'webhook.id', 'webhook_delivery.webhook_id')
+      .select([
+        'webhook_delivery.id',
+        'webhook_delivery.webhook_id',
+        'webhook_delivery.event',
+        'webhook_delivery.payload',
+        'webhook_delivery.attempt_count',
+        'webhook.url',
+        'webhook.secret_enc',
+        'webhook.is_active',
+      ])
+      .where('webhook_delivery.id', 'in', ids)
+      .execute();
+    return rows.map((r) => ({
+      id: r.id,
+      webhookId: r.webhook_id,
+      event: r.event,
+      payload: r.payload,
+      attemptCount: toNumber(r.attempt_count),
+      url: r.url,
+      secretEnc: r.secret_enc,
+      isActive: toBoolean(r.is_active),
+    }));
+  });
+}
+
+export interface AttemptOutcome {
+  statusCode: number | null;
+  error: string | null;
+  responseTimeMs: number | null;
+}
+
+/** Records one attempt and moves the delivery on: done, retry at `retryAt`, or given up. */
+export async function finishAttempt(
+  db: Kysely<Database>,
+  delivery: { id: string; webhookId: string; attemptNumber: number },
+  outcome: AttemptOutcome,
+  next: { status: WebhookDeliveryTable['status']; retryAt: Date | null },
+  attemptId: string,
+  now: Date,
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('webhook_attempt')
+      .values({
+        id: attemptId,
+        delivery_id: delivery.id,
+        attempt_number: delivery.attemptNumber,
+        status_code: outcome.statusCode,
+        error: outcome.error?.slice(0, 500) ?? null,
+        response_time_ms: outcome.responseTimeMs,
+        created_at: now,
+      })
+      .execute();
+    await trx
+      .updateTable('webhook_delivery')
+      .set({
+        status: next.status,
+        attempt_count: delivery.attemptNumber,
+        next_attempt_at: next.retryAt ?? now,
+        locked_until: null,
+        last_status_code: outcome.statusCode,
+        last_error: outcome.error?.slice(0, 500) ?? null,
+        last_response_ms: outcome.responseTimeMs,
+        updated_at: now,
+      })
+      .where('id', '=', delivery.id)
+      .execute();
+    await trx.updateTable('webhook').set({ last_triggered_at: now }).where('id', '=', delivery.webhookId).execute();
+  });
+}
+
+export async function cancelDelivery(db: Executor, id: string, now: Date): Promise<void> {
+  await db.updateTable('webhook_delivery').set({ status: 'cancelled', locked_until: null, updated_at: now }).where('id', '=', id).execute();
+}
+
+export interface LogRow {
+  id: string;
+  deliveryId: string;
+  event: string;
+  webhookId: string;
+  webhookUrl: string;
+  verificationId: string | null;
+  attemptNumber: number;
+  responseStatus: number | null;
+  error: string | null;
+  responseTime: number | null;
+  createdAt: Date;
+  deliveryStatus: WebhookDeliveryTable['status'];
+}
+
+/** One row per attempt, plus a Pending row for deliveries not yet attempted; newest first. */
+export async function listLogs(db: Executor, businessId: string, limit: number): Promise<LogRow[]> {
+  const attempts = await db
+    .selectFrom('webhook_attempt')
+    .innerJoin('webhook_delivery', 'webhook_delivery.id', 'webhook_attempt.delivery_id')
+    .innerJoin('webhook', 'webhook.id', 'webhook_delivery.webhook_id')
+    .select([
+      'webhook_attempt.id',
+      'webhook_attempt.delivery_id',
+      'webhook_attempt.attempt_number',
+      'webhook_attempt.status_code',
+      'webhook_attempt.error',
+      'webhook_attempt.response_time_ms',
+      'webhook_attempt.created_at',
+      'webhook_delivery.event',
+      'webhook_delivery.verification_id',
+      'webhook_delivery.status',
+      'webhook.id as webhook_id',
+      'webhook.url',
+    ])
+    .where('webhook_delivery.business_id', '=', businessId)
+    .orderBy('webhook_attempt.created_at', 'desc')
+    .limit(limit)
+    .execute();
+  const waiting = await db
+    .selectFrom('webhook_delivery')
+    .innerJoin('webhook', 'webhook.id', 'webhook_delivery.webhook_id')
+    .select([
+      'webhook_delivery.id',
+      'webhook_delivery.event',
+      'webhook_delivery.verification_id',
+      'webhook_delivery.status',
+      'webhook_delivery.attempt_count',
+      'webhook_delivery.created_at',
+      'webhook.id as webhook_id',
+      'webhook.url',
+    ])
+    .where('webhook_delivery.business_id', '=', businessId)
+    .where('webhook_delivery.attempt_count', '=', 0)
+    .where('webhook_delivery.status', 'in', ['pending', 'delivering'])
+    .orderBy('webhook_delivery.created_at', 'desc')
+    .limit(limit)
+    .execute();
+  const rows: LogRow[] = [
+    ...attempts.map((a) => ({
+      id: a.id,
+      deliveryId: a.delivery_id,
+      event: a.event,
+      webhookId: a.webhook_id,
+      webhookUrl: a.url,
+      verificationId: a.verification_id,
+      attemptNumber: toNumber(a.attempt_number),
+      responseStatus: a.status_code === null ? null : toNumber(a.status_code),
+      error: a.error,
+      responseTime: a.response_time_ms === null ? null : toNumber(a.response_time_ms),
+      createdAt: toDate(a.created_at),
+      deliveryStatus: a.status,
+    })),
+    ...waiting.map((d) => ({
+      id: d.id,
+      deliveryId: d.id,
+      event: d.event,
+      webhookId: d.webhook_id,
+      webhookUrl: d.url,
+      verificationId: d.verification_id,
+      attemptNumber: 0,
+      responseStatus: null,
+      error: null,
+      responseTime: null,
+      createdAt: toDate(d.created_at),
+      deliveryStatus: d.status,
+    })),
+  ];
+  return rows.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime()).slice(0, limit);
+}
+
+export async function deliveryStats(db: Executor, deliveryId: string) {
+  const rows = await db.selectFrom('webhook_attempt').selectAll().where('delivery_id', '=', deliveryId).orderBy('attempt_number').execute();
+  return rows.map((r) => ({ attemptNumber: toNumber(r.attempt_number), statusCode: r.status_code === null ? null : toNumber(r.status_code), error: r.error, createdAt: toDate(r.created_at) }));
+}
