@@ -13,7 +13,7 @@ import type { AppContext } from './context';
 import { authRoutes } from './features/auth/routes';
 import { businessRoutes } from './features/business/routes';
 import { healthRoutes } from './features/health/routes';
-import { verifyRoutesV1 } from './features/verify/routes.v1';
+import { createApiKeyRateLimit, verifyRoutesV1 } from './features/verify/routes.v1';
 import { webhookRoutes } from './features/webhooks/routes';
 import { installErrorHandling } from './lib/error-handler';
 import { AppError, envelope } from './lib/errors';
@@ -166,14 +166,16 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   await app.register(authRoutes);
   await app.register(businessRoutes);
   await app.register(webhookRoutes);
-  await app.register(verifyRoutesV1, { prefix: '/api/v1' });
+  // One per-key budget for every v1 route on both mounts.
+  const apiKeyRateLimit = createApiKeyRateLimit(app);
+  await app.register(verifyRoutesV1, { prefix: '/api/v1', rateLimit: apiKeyRateLimit });
   // /v1 is an alias (the enterprise docs use it), left out of the OpenAPI document.
   await app.register(
     async (alias) => {
       alias.addHook('onRoute', (route) => {
         route.schema = { ...(route.schema ?? {}), hide: true };
       });
-      await alias.register(verifyRoutesV1);
+      await alias.register(verifyRoutesV1, { rateLimit: apiKeyRateLimit });
     },
     { prefix: '/v1' },
   );

@@ -53,8 +53,24 @@ const errors = {
   429: ErrorEnvelope.describe('Per-key rate limit (rate_limited); see Retry-After'),
 };
 
+/**
+ * The per-key rate limit (DESIGN.md §5): one budget per API key across every v1 route and both
+ * mounts. A route-level `config.rateLimit` would give each route, on each mount, its own counter.
+ */
+export function createApiKeyRateLimit(app: FastifyInstance) {
+  return app.rateLimit({
+    max: (request) => request.business?.rateLimitPerMinute ?? 1,
+    timeWindow: 60_000,
+    keyGenerator: (request) => `key:${request.apiKeyId}`,
+  });
+}
+
+export interface VerifyRoutesOptions {
+  rateLimit: ReturnType<typeof createApiKeyRateLimit>;
+}
+
 /** The public API (DESIGN.md §5), mounted at /api/v1 and at /v1. */
-export async function verifyRoutesV1(app: FastifyInstance): Promise<void> {
+export async function verifyRoutesV1(app: FastifyInstance, options: VerifyRoutesOptions): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   app.decorateRequest('business', null);
   app.decorateRequest('apiKeyId', null);
@@ -62,18 +78,12 @@ export async function verifyRoutesV1(app: FastifyInstance): Promise<void> {
   app.addHook('onRequest', authenticateApiKey);
 
   // Per-key limit, each business its own figure; runs after the key is known.
-  const rateLimit = {
-    hook: 'preHandler' as const,
-    max: (request: FastifyRequest) => request.business?.rateLimitPerMinute ?? 1,
-    timeWindow: 60_000,
-    keyGenerator: (request: FastifyRequest) => `key:${request.apiKeyId}`,
-  };
+  app.addHook('preHandler', options.rateLimit);
   const withBusiness = (request: FastifyRequest) => request.business!;
 
   r.get(
     '/profile',
     {
-      config: { rateLimit },
       schema: { tags: ['account'], summary: 'Your balance and limits', security: [{ apiKey: [] }], response: { 200: ProfileResponse, 401: errors[401], 429: errors[429] } },
     },
     async (request) => service.profile(withBusiness(request)) as z.infer<typeof ProfileResponse>,
@@ -82,7 +92,6 @@ export async function verifyRoutesV1(app: FastifyInstance): Promise<void> {
   r.post(
     '/test',
     {
-      config: { rateLimit },
       schema: { tags: ['account'], summary: 'Check an API key (free)', security: [{ apiKey: [] }], response: { 200: TestResponse, 401: errors[401], 429: errors[429] } },
     },
     async (request) => ({ ok: true as const, business_id: withBusiness(request).id }),
@@ -91,7 +100,6 @@ export async function verifyRoutesV1(app: FastifyInstance): Promise<void> {
   r.post(
     '/generate',
     {
-      config: { rateLimit },
       schema: {
         tags: ['enrolment'],
         summary: 'Enrol a user: make their TOTP secret, QR code and backup codes',
@@ -115,7 +123,6 @@ export async function verifyRoutesV1(app: FastifyInstance): Promise<void> {
   r.post(
     '/verify',
     {
-      config: { rateLimit },
       schema: {
         tags: ['verification'],
         summary: 'Check a TOTP or backup code (₹0.10 per check that reaches the code)',
@@ -149,7 +156,6 @@ export async function verifyRoutesV1(app: FastifyInstance): Promise<void> {
   r.delete(
     '/users/:user_id',
     {
-      config: { rateLimit },
       schema: {
         tags: ['enrolment'],
         summary: 'Remove an enrolled user and their backup codes',
