@@ -6,7 +6,7 @@ import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { Redis } from 'ioredis';
 import type { AppContext } from './context';
@@ -58,7 +58,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     // Errors raised while routing, before any hook runs, leave in the one envelope too.
     frameworkErrors: (error, request, reply) => {
       const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
-      void reply
+      void (reply as FastifyReply)
         .status(tooLong ? 414 : 400)
         .header('x-request-id', request.id)
         .send(envelope(tooLong ? 'uri_too_long' : 'bad_request', tooLong ? 'A part of the URL is too long.' : 'The URL is not valid (bad percent-encoding).', request.id));
