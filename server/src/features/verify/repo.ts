@@ -232,11 +232,13 @@ const selectRecentChecks = preparedQuery((db, businessId: string, externalUserId
     .where('business_id', '=', businessId)
     .where('external_user_id', '=', externalUserId)
     .where('created_at', '>=', since)
+    // A replayed code is the right code sent again (a double submit), not a guess.
+    .where('status', '!=', 'replayed')
     .orderBy('created_at', 'desc')
     .limit(limit),
 );
 
-/** The latest checks of one enrolled user inside the throttle window, newest first. */
+/** The latest checks of one enrolled user inside the throttle window, newest first, replays left out. */
 export async function recentChecksForUser(
   db: Executor,
   businessId: string,
