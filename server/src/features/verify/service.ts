@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { LOW_BALANCE_THRESHOLD_PAISE, PAISE_PER_VERIFICATION, getTopUpPack, paiseToDecimalString, verificationsForPaise } from '@common/pricing';
+import type { Transaction } from 'kysely';
 import type { AppContext } from '../../context';
+import type { Database } from '../../db/types';
 import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import type { Business } from '../business/repo';
@@ -193,9 +195,13 @@ export async function deleteUser(ctx: AppContext, business: Business, externalUs
 
 // --- verify ---------------------------------------------------------------------------------
 
-/** RFC 4226 §7: after 5 failed checks in 15 minutes, refuse (free) until the oldest ages out. */
-async function assertNotThrottled(ctx: AppContext, businessId: string, externalUserId: string, now: Date): Promise<void> {
-  const recent = await repo.recentChecksForUser(ctx.db, businessId, externalUserId, new Date(now.getTime() - THROTTLE_WINDOW_MS), THROTTLE_FAILURES);
+/**
+ * RFC 4226 §7: after 5 failed checks in 15 minutes, refuse (free) until the oldest ages out.
+ * Runs inside the check's transaction after the debit, which serialises one business's checks
+ * (row lock on PostgreSQL, one writer on SQLite), so concurrent guesses cannot all slip past it.
+ */
+async function assertNotThrottled(trx: Transaction<Database>, businessId: string, externalUserId: string, now: Date): Promise<void> {
+  const recent = await repo.recentChecksForUser(trx, businessId, externalUserId, new Date(now.getTime() - THROTTLE_WINDOW_MS), THROTTLE_FAILURES);
   if (recent.length < THROTTLE_FAILURES || recent.some((c) => c.status === 'verified')) return;
   const oldest = recent[recent.length - 1]!;
   const retryAfter = Math.max(1, Math.ceil((oldest.createdAt.getTime() + THROTTLE_WINDOW_MS - now.getTime()) / 1000));
@@ -279,7 +285,6 @@ export async function verify(
       externalUserId = input.user_id;
       enrolment = await repo.findEnrolment(ctx.db, business.id, input.user_id);
       if (!enrolment) throw new AppError('not_found', `No enrolled user "${input.user_id}". Enrol them with POST /api/v1/generate.`);
-      await assertNotThrottled(ctx, business.id, input.user_id, now);
       if (input.backup_code !== undefined) {
         method = 'backup';
         check = { outcome: 'backup', code: input.backup_code };
@@ -293,6 +298,8 @@ export async function verify(
     const result = await ctx.db.transaction().execute(async (trx) => {
       const balance = await repo.debitBalance(trx, business.id, PAISE_PER_VERIFICATION, now);
       if (balance === null) throw insufficientCredits();
+      // Throttled: the throw rolls the debit back, so it is free.
+      if (externalUserId !== null) await assertNotThrottled(trx, business.id, externalUserId, now);
 
       let status: repo.Verification['status'];
       if (check.outcome === 'backup') {
