@@ -132,10 +132,11 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
     await command.run(ctx, args, out);
     return 0;
   } catch (err) {
-    if (err instanceof UsageError) out.error(err.message);
-    else if (err instanceof AppError || err instanceof ConfigError) out.error(err.message);
+    // node:util parseArgs refusing the arguments (unknown option, missing value) is a usage error too.
+    const usage = err instanceof UsageError || String((err as { code?: unknown }).code).startsWith('ERR_PARSE_ARGS_');
+    if (usage || err instanceof AppError || err instanceof ConfigError) out.error((err as Error).message);
     else out.error(err instanceof Error ? (err.stack ?? err.message) : String(err));
-    return err instanceof UsageError ? 64 : 1;
+    return usage ? 64 : 1;
   } finally {
     await ctx?.database.close();
   }
