@@ -1,3 +1,6 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, describeEachDialect, type TestApp } from '../../test/support/db';
 import { siteVariantFor } from './lib/site-variant';
@@ -61,7 +64,7 @@ describeEachDialect('app: the one error envelope, ids and headers', (dialect) =>
     expect(res.headers['content-security-policy']).toContain("default-src 'self'");
     expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'");
     expect(res.headers['x-content-type-options']).toBe('nosniff');
-    expect(res.headers['referrer-policy']).toBe('no-referrer');
+    expect(res.headers['referrer-policy']).toBe('same-origin');
   });
 
   it('reports liveness and readiness (with the database engine)', async () => {
@@ -75,6 +78,43 @@ describeEachDialect('app: the one error envelope, ids and headers', (dialect) =>
     const res = await t.app.inject({ method: 'GET', url: '/some/page' });
     expect(res.statusCode).toBe(503);
     expect(res.body).toContain('npm run build');
+  });
+});
+
+describe('serving the built web app', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    const dist = mkdtempSync(join(tmpdir(), 'sixdigit-dist-'));
+    mkdirSync(join(dist, 'assets'));
+    writeFileSync(join(dist, 'index.html'), '<!doctype html><html><head><meta name="sixdigit-variant" content="main"></head><body>app</body></html>');
+    writeFileSync(join(dist, 'assets', 'index-abc123.js'), 'console.log(1)');
+    t = await createTestApp('sqlite', { WEB_DIST_DIR: dist });
+  });
+  afterAll(async () => t?.close());
+
+  it('serves the page at / and at any app path, never cached, with the host variant', async () => {
+    for (const url of ['/', '/home', '/blog/some-post']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['cache-control']).toBe('no-cache');
+      expect(res.body).toContain('content="main"');
+    }
+    const enterprise = await t.app.inject({ method: 'GET', url: '/', headers: { host: 'enterprise.localhost:5000' } });
+    expect(enterprise.body).toContain('<meta name="sixdigit-variant" content="enterprise">');
+  });
+
+  it('serves hashed assets with a year-long immutable cache, and unknown assets as 404 envelopes', async () => {
+    const asset = await t.app.inject({ method: 'GET', url: '/assets/index-abc123.js' });
+    expect(asset.statusCode).toBe(200);
+    expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    const missing = await t.app.inject({ method: 'GET', url: '/assets/nope.js' });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json().error.code).toBe('not_found');
+  });
+
+  it('sends a referrer policy that keeps the Origin header on our own form posts', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/' });
+    expect(res.headers['referrer-policy']).toBe('same-origin');
   });
 });
 

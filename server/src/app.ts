@@ -95,6 +95,8 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
 
   await app.register(helmet, {
     hsts: config.isProduction,
+    // no-referrer would make browsers send `Origin: null` on our own form posts.
+    referrerPolicy: { policy: 'same-origin' },
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
@@ -209,12 +211,7 @@ async function registerWebApp(app: FastifyInstance): Promise<void> {
     });
   }
 
-  app.setNotFoundHandler(async (request, reply) => {
-    const path = request.url.split('?')[0] ?? '';
-    const wantsPage = request.method === 'GET' && !path.startsWith('/api/') && !path.startsWith('/v1/') && !path.startsWith('/assets/');
-    if (!wantsPage) {
-      return reply.status(404).send(envelope('not_found', `No route for ${request.method} ${path}.`, request.id));
-    }
+  const sendPage = async (request: FastifyRequest, reply: FastifyReply) => {
     if (!indexHtml) {
       return reply
         .status(503)
@@ -224,5 +221,17 @@ async function registerWebApp(app: FastifyInstance): Promise<void> {
     const variant = siteVariantFor(request.host, config.enterpriseHostMatch);
     const html = indexHtml.replace('<meta name="sixdigit-variant" content="main">', `<meta name="sixdigit-variant" content="${variant}">`);
     return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(html);
+  };
+
+  // The static plugin would answer "/" itself (a folder, index off); the page router owns it.
+  app.get('/', sendPage);
+
+  app.setNotFoundHandler(async (request, reply) => {
+    const path = request.url.split('?')[0] ?? '';
+    const wantsPage = request.method === 'GET' && !path.startsWith('/api/') && !path.startsWith('/v1/') && !path.startsWith('/assets/');
+    if (!wantsPage) {
+      return reply.status(404).send(envelope('not_found', `No route for ${request.method} ${path}.`, request.id));
+    }
+    return sendPage(request, reply);
   });
 }

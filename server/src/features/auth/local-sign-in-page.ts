@@ -19,7 +19,7 @@ export function renderLocalSignInPage(options: { returnTo: string; error?: strin
   :root { color-scheme: light dark; font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
   body { margin: 0; min-height: 100vh; display: grid; place-items: center; background: #f4f4f5; color: #18181b; }
   @media (prefers-color-scheme: dark) { body { background: #09090b; color: #fafafa; } .card { background: #18181b !important; border-color: #27272a !important; } input { background: #09090b; color: #fafafa; border-color: #3f3f46 !important; } }
-  .card { width: min(92vw, 400px); background: #fff; border: 1px solid #e4e4e7; border-radius: 12px; padding: 28px; box-shadow: 0 1px 3px rgba(0,0,0,.06); }
+  .card { box-sizing: border-box; width: min(92vw, 400px); background: #fff; border: 1px solid #e4e4e7; border-radius: 12px; padding: 28px; box-shadow: 0 1px 3px rgba(0,0,0,.06); }
   .badge { display: inline-block; font-size: 12px; font-weight: 600; letter-spacing: .02em; color: #92400e; background: #fef3c7; border: 1px solid #fcd34d; border-radius: 999px; padding: 2px 10px; }
   h1 { font-size: 22px; margin: 14px 0 6px; }
   p { margin: 0 0 16px; font-size: 14px; line-height: 1.5; color: #71717a; }
