@@ -204,6 +204,8 @@ async function registerWebApp(app: FastifyInstance): Promise<void> {
       root,
       index: false,
       wildcard: true,
+      // Our setHeaders decides caching; the plugin's own max-age=0 would overwrite it.
+      cacheControl: false,
       setHeaders: (res, filePath) => {
         const immutable = filePath.includes(`${resolve(root, 'assets')}`);
         res.setHeader('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
