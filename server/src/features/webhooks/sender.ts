@@ -38,6 +38,8 @@ export function createSender(options: { timeoutMs: number; allowPrivate: boolean
       const started = performance.now();
       const elapsed = () => Math.round((performance.now() - started) * 10) / 10;
       let settled = false;
+      // Declared before finish() can run: the early refusals below settle before the timer exists.
+      let deadline: NodeJS.Timeout | undefined = undefined;
       const finish = (result: Omit<SendResult, 'responseTimeMs'>) => {
         if (settled) return;
         settled = true;
@@ -60,7 +62,7 @@ export function createSender(options: { timeoutMs: number; allowPrivate: boolean
         lookup: guardedLookup,
         agent: false,
       });
-      const deadline = setTimeout(() => {
+      deadline = setTimeout(() => {
         request.destroy(new Error(`timed out after ${options.timeoutMs} ms`));
       }, options.timeoutMs);
       request.on('response', (response) => {
