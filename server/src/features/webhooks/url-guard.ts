@@ -57,7 +57,8 @@ export async function assertSafeWebhookUrl(raw: string, options: { allowPrivate:
   if (options.requireHttps && url.protocol !== 'https:') throw new UnsafeUrlError('The URL must use https://.');
   if (url.username || url.password) throw new UnsafeUrlError('The URL must not contain a user name or password.');
   if (options.allowPrivate) return url;
-  const host = url.hostname.replace(/^\[|\]$/g, '');
+  // "localhost." (fully qualified, trailing dot) is the same name as "localhost".
+  const host = url.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '');
   if (host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.local') || host.endsWith('.internal')) {
     throw new UnsafeUrlError('The URL points at a private or local address.');
   }
