@@ -23,9 +23,10 @@ export async function webhookRoutes(app: FastifyInstance): Promise<void> {
     {
       config: { rateLimit: { max: 30, timeWindow: '1 minute' } },
       schema: {
+        // Missing url/events fall through to the service, which answers SPEC §5's message.
         body: z.object({
-          url: z.string().max(2048),
-          events: z.array(z.string().max(40)).max(10),
+          url: z.string().max(2048).default(''),
+          events: z.array(z.string().max(40)).max(10).default([]),
           secret: z.string().max(200).optional(),
         }),
       },
