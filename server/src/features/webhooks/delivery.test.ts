@@ -1,10 +1,21 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { createTestApp, describeEachDialect, signIn, type TestApp } from '../../../../test/support/db';
+import {
+  ORIGIN,
+  createHook,
+  failedCheck,
+  hookBusiness,
+  logsOf,
+  startReceiver as startScriptedReceiver,
+  verifySigned,
+  type HookBusiness,
+  type Receiver,
+} from '../../../../test/support/webhooks';
 import { grantCredits } from '../credits/service';
-import { createSender } from './sender';
+import { createSender, type WebhookSender } from './sender';
 import { RETRY_DELAYS_MS, WebhookWorker } from './worker';
 
 interface Received {
@@ -110,5 +121,209 @@ describeEachDialect('webhook delivery', (dialect) => {
     } finally {
       await receiver.close();
     }
+  });
+
+  // --- one scripted receiver per test, a fresh business, and a clock only the test moves ----
+
+  const receivers: Receiver[] = [];
+  const workers: WebhookWorker[] = [];
+  let owner: HookBusiness;
+  const receive = async (...args: Parameters<typeof startScriptedReceiver>) => {
+    const r = await startScriptedReceiver(...args);
+    receivers.push(r);
+    return r;
+  };
+  const workerWith = (sender: WebhookSender = createSender({ timeoutMs: 2_000, allowPrivate: true })) => {
+    const w = new WebhookWorker(t.ctx, { sender, now: () => clock });
+    workers.push(w);
+    return w;
+  };
+  /** Moves the clock to `ms` after `start` and runs one pass. */
+  const at = async (w: WebhookWorker, start: Date, ms: number) => {
+    clock = new Date(start.getTime() + ms);
+    return w.runOnce();
+  };
+  const testEvent = async (webhookId: string, cookie = owner.cookie) => {
+    const res = await t.app.inject({ method: 'POST', url: `/api/webhooks/${webhookId}/test`, headers: { cookie, ...ORIGIN } });
+    expect(res.statusCode).toBe(202);
+  };
+  const deliveryRows = (webhookId: string) =>
+    t.ctx.db.selectFrom('webhook_delivery').select(['id', 'status', 'attempt_count', 'event']).where('webhook_id', '=', webhookId).execute();
+
+  const freshBusiness = async () => {
+    owner = await hookBusiness(t.app, t.ctx, 50_000, `delivery-${dialect}`);
+  };
+  afterEach(async () => {
+    await Promise.all(workers.splice(0).map((w) => w.stop()));
+    await Promise.all(receivers.splice(0).map((r) => r.close()));
+    // Nothing of one test is left due for the next one's worker.
+    await t.ctx.db.deleteFrom('webhook').execute();
+  });
+
+  it('a receiver that fails twice then succeeds gets 3 attempts: at once, +1 s, +5 s more', async () => {
+    await freshBusiness();
+    const r = await receive((n) => (n <= 2 ? 500 : 200));
+    const hook = await createHook(t.app, owner.cookie, { url: r.url, events: ['credit.low'] });
+    await testEvent(hook.id);
+    const w = workerWith();
+    const start = new Date(Date.now() + 1);
+
+    expect(await at(w, start, 0)).toBe(1);
+    expect(await at(w, start, 999)).toBe(0);
+    expect(await at(w, start, 1_000)).toBe(1);
+    expect(await at(w, start, 1_000 + 4_999)).toBe(0);
+    expect(await at(w, start, 6_000)).toBe(1);
+    expect(await at(w, start, 6_000 + 3_600_000)).toBe(0);
+    expect(r.received).toHaveLength(3);
+
+    // Each attempt signed (checked by the standardwebhooks library), at its own time, one id.
+    const envelopes = r.received.map((req) => verifySigned(hook.secret, req));
+    expect(envelopes.every((e) => e.event === 'webhook.test')).toBe(true);
+    expect(new Set(r.ids()).size).toBe(1);
+    const stamps = r.received.map((req) => Number(req.headers['webhook-timestamp']));
+    expect([stamps[1]! - stamps[0]!, stamps[2]! - stamps[1]!]).toEqual([1, 5]);
+
+    const logs = await logsOf(t.app, owner.cookie, hook.id);
+    expect(logs.map((l) => [l.responseStatus, l.retryCount, l.attemptNumber, l.deliveryStatus])).toEqual([
+      [200, 2, 3, 'succeeded'],
+      [500, 1, 2, 'succeeded'],
+      [500, 0, 1, 'succeeded'],
+    ]);
+    const times = logs.map((l) => Date.parse(l.createdAt)).reverse();
+    expect([times[1]! - times[0]!, times[2]! - times[1]!]).toEqual([RETRY_DELAYS_MS[0], RETRY_DELAYS_MS[1]]);
+    expect(logs.every((l) => typeof l.responseTime === 'number' && l.responseTime >= 0 && l.error === null)).toBe(true);
+    const listed = (await t.app.inject({ method: 'GET', url: '/api/webhooks', headers: { cookie: owner.cookie } })).json();
+    expect(listed.find((x: { id: string }) => x.id === hook.id).lastTriggered).toBe(new Date(start.getTime() + 6_000).toISOString());
+  });
+
+  it('gives up after 3 retries (at +1 s, +5 s, +30 s): 4 attempts, then exhausted', async () => {
+    await freshBusiness();
+    const r = await receive(() => 503);
+    const hook = await createHook(t.app, owner.cookie, { url: r.url, events: ['credit.low'] });
+    await testEvent(hook.id);
+    const w = workerWith();
+    const start = new Date(Date.now() + 1);
+    expect(await at(w, start, 0)).toBe(1);
+    expect(await at(w, start, 1_000)).toBe(1);
+    expect(await at(w, start, 6_000)).toBe(1);
+    expect(await at(w, start, 36_000 - 1)).toBe(0);
+    expect(await at(w, start, 36_000)).toBe(1);
+    expect(await at(w, start, 36_000 + 3_600_000)).toBe(0);
+    expect(r.received).toHaveLength(4);
+    const logs = await logsOf(t.app, owner.cookie, hook.id);
+    expect(logs.map((l) => l.retryCount)).toEqual([3, 2, 1, 0]);
+    expect(logs.every((l) => l.responseStatus === 503 && l.deliveryStatus === 'exhausted')).toBe(true);
+    expect(await deliveryRows(hook.id)).toEqual([expect.objectContaining({ status: 'exhausted', attempt_count: 4 })]);
+  });
+
+  it('cuts a receiver that hangs at the deadline and records a timeout, then retries', async () => {
+    await freshBusiness();
+    const r = await receive((n) => (n === 1 ? 'hang' : 204));
+    const hook = await createHook(t.app, owner.cookie, { url: r.url, events: ['credit.low'] });
+    await testEvent(hook.id);
+    const w = workerWith(createSender({ timeoutMs: 300, allowPrivate: true }));
+    const start = new Date(Date.now() + 1);
+    const began = performance.now();
+    expect(await at(w, start, 0)).toBe(1);
+    const wall = performance.now() - began;
+    expect(wall).toBeLessThan(1_000);
+    let [attempt] = await logsOf(t.app, owner.cookie, hook.id);
+    expect(attempt).toMatchObject({ responseStatus: null, error: 'timed out after 300 ms', retryCount: 0, deliveryStatus: 'pending' });
+    expect(attempt!.responseTime).toBeGreaterThanOrEqual(299);
+    expect(attempt!.responseTime).toBeLessThan(450);
+
+    expect(await at(w, start, 1_000)).toBe(1);
+    [attempt] = await logsOf(t.app, owner.cookie, hook.id);
+    expect(attempt).toMatchObject({ responseStatus: 204, error: null, retryCount: 1, deliveryStatus: 'succeeded' });
+  });
+
+  it('follows no redirect: a 302 is recorded as 302, is not a success, and its target is never called', async () => {
+    await freshBusiness();
+    const target = await receive(() => 200);
+    const r = await receive(() => ({ status: 302, headers: { location: target.url } }));
+    const hook = await createHook(t.app, owner.cookie, { url: r.url, events: ['credit.low'] });
+    await testEvent(hook.id);
+    const w = workerWith();
+    const start = new Date(Date.now() + 1);
+    for (const ms of [0, 1_000, 6_000, 36_000]) expect(await at(w, start, ms)).toBe(1);
+    expect(r.received).toHaveLength(4);
+    expect(target.received).toHaveLength(0);
+    const logs = await logsOf(t.app, owner.cookie, hook.id);
+    expect(logs.map((l) => l.responseStatus)).toEqual([302, 302, 302, 302]);
+    expect(logs[0]!.deliveryStatus).toBe('exhausted');
+  });
+
+  it('disables the endpoint when it answers 410 Gone, without retrying', async () => {
+    await freshBusiness();
+    const r = await receive(() => 410);
+    const hook = await createHook(t.app, owner.cookie, { url: r.url, events: ['verification.failed'] });
+    expect((await failedCheck(t.app, owner.apiKey)).statusCode).toBe(200);
+    const w = workerWith();
+    const start = new Date(Date.now() + 1);
+    expect(await at(w, start, 0)).toBe(1);
+    expect(await at(w, start, 3_600_000)).toBe(0);
+    expect(r.received).toHaveLength(1);
+    const [attempt] = await logsOf(t.app, owner.cookie, hook.id);
+    expect(attempt).toMatchObject({ responseStatus: 410, deliveryStatus: 'exhausted', event: 'verification.failed' });
+    const listed = (await t.app.inject({ method: 'GET', url: '/api/webhooks', headers: { cookie: owner.cookie } })).json();
+    expect(listed.find((x: { id: string }) => x.id === hook.id)).toMatchObject({ isActive: false, disabledReason: 'The endpoint answered 410 Gone.' });
+    // A disabled endpoint gets no new events.
+    expect((await failedCheck(t.app, owner.apiKey)).statusCode).toBe(200);
+    expect(await deliveryRows(hook.id)).toHaveLength(1);
+  });
+
+  it("cancels an inactive webhook's pending deliveries (new and retries) instead of sending them", async () => {
+    await freshBusiness();
+    const r = await receive(() => 500);
+    const hook = await createHook(t.app, owner.cookie, { url: r.url, events: ['verification.failed'] });
+    await testEvent(hook.id);
+    const w = workerWith();
+    const start = new Date(Date.now() + 1);
+    expect(await at(w, start, 0)).toBe(1); // first attempt fails: a retry is pending
+    await failedCheck(t.app, owner.apiKey); // and a new event is queued
+    expect((await deliveryRows(hook.id)).map((d) => d.status).sort()).toEqual(['pending', 'pending']);
+
+    const off = await t.app.inject({ method: 'PATCH', url: `/api/webhooks/${hook.id}/toggle`, headers: { cookie: owner.cookie, ...ORIGIN }, payload: { isActive: false } });
+    expect(off.statusCode).toBe(200);
+    await at(w, start, 10_000);
+    expect(r.received).toHaveLength(1);
+    expect((await deliveryRows(hook.id)).map((d) => d.status)).toEqual(['cancelled', 'cancelled']);
+    // Switching it back on does not resurrect them.
+    await t.app.inject({ method: 'PATCH', url: `/api/webhooks/${hook.id}/toggle`, headers: { cookie: owner.cookie, ...ORIGIN }, payload: { isActive: true } });
+    expect(await at(w, start, 100_000)).toBe(0);
+    expect(r.received).toHaveLength(1);
+    expect((await logsOf(t.app, owner.cookie, hook.id)).filter((l) => l.responseStatus === null)).toHaveLength(0);
+  });
+
+  it('a worker with private targets refused records the refusal as an attempt (connect-time guard)', async () => {
+    await freshBusiness();
+    const r = await receive(() => 200);
+    // Saved while private targets were allowed (or a name that re-resolved since): refused when called.
+    const literal = await createHook(t.app, owner.cookie, { url: r.url, events: ['credit.low'] });
+    const named = await createHook(t.app, owner.cookie, { url: r.url.replace('127.0.0.1', 'localhost'), events: ['credit.low'] });
+    await testEvent(literal.id);
+    await testEvent(named.id);
+    const w = workerWith(createSender({ timeoutMs: 1_000, allowPrivate: false }));
+    const start = new Date(Date.now() + 1);
+    expect(await at(w, start, 0)).toBe(2);
+    expect(r.received).toHaveLength(0);
+    const [a] = await logsOf(t.app, owner.cookie, literal.id);
+    const [b] = await logsOf(t.app, owner.cookie, named.id);
+    expect(a).toMatchObject({ responseStatus: null, error: 'refused: private address', deliveryStatus: 'pending' });
+    expect(b).toMatchObject({ responseStatus: null, error: 'refused: localhost resolves to a private address', deliveryStatus: 'pending' });
+  });
+
+  it("signs with the business's own secret; a tampered body or another secret does not verify", async () => {
+    await freshBusiness();
+    const r = await receive(() => 200);
+    const secret = `whsec_${Buffer.alloc(32, 3).toString('base64')}`;
+    const hook = await createHook(t.app, owner.cookie, { url: r.url, events: ['credit.low'], secret });
+    await testEvent(hook.id);
+    await at(workerWith(), new Date(Date.now() + 1), 0);
+    const [req] = r.received;
+    expect(verifySigned(secret, req!)).toMatchObject({ event: 'webhook.test', data: { webhook_id: hook.id } });
+    expect(req!.headers['x-sixdigit-event']).toBe('webhook.test');
+    expect(() => verifySigned(secret, { ...req!, body: req!.body.replace('test event', 'test evenT') })).toThrow();
+    expect(() => verifySigned(`whsec_${Buffer.alloc(32, 4).toString('base64')}`, req!)).toThrow();
   });
 });
