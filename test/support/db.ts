@@ -52,6 +52,13 @@ export async function createTestDatabase(dialect: Dialect): Promise<TestDatabase
     drop: async () => {
       const client = new pg.Client({ connectionString: TEST_POSTGRES_URL });
       await client.connect();
+      // pg's Pool.end() resolves before its sockets have closed. Wait for them (up to 2 s) rather
+      // than kill them: a client killed while closing raises an unhandled 57P01 in the test run.
+      for (let i = 0; i < 100; i++) {
+        const { rows } = await client.query('select count(*)::int as n from pg_stat_activity where datname = $1', [name]);
+        if (rows[0].n === 0) break;
+        await new Promise((r) => setTimeout(r, 20));
+      }
       await client.query(`drop database if exists ${name} with (force)`);
       await client.end();
     },
