@@ -5,14 +5,12 @@
  */
 import {
   BadgeIndianRupee,
-  Building2,
   FileText,
   KeyRound,
   Landmark,
   LayoutDashboard,
   Mail,
   Newspaper,
-  QrCode,
   ShieldCheck,
   ShieldEllipsis,
   UserCog,
@@ -50,40 +48,6 @@ export function AccountTotpPlaceholder() {
         'Your current code with Copy Code and Refresh',
         'A countdown that turns red in the last 5 seconds',
         'Codes refresh every 30 seconds',
-      ]}
-      backTo={{ label: 'Back to home', to: '/home' }}
-    />
-  );
-}
-
-export function BusinessPlaceholder() {
-  return (
-    <ComingSoonPage
-      icon={Building2}
-      title="Business API"
-      description="Your business dashboard for the pay-per-use verification API at ₹0.10 per verification."
-      features={[
-        'Balance, verifications left and low-balance alerts',
-        'Your API key, base URL and rate limit',
-        'Usage statistics and recent verifications',
-        'Webhooks, credit top-ups and usage export',
-      ]}
-      backTo={{ label: 'Back to home', to: '/home' }}
-    />
-  );
-}
-
-export function TestQrPlaceholder() {
-  return (
-    <ComingSoonPage
-      icon={QrCode}
-      title="QR Code Testing"
-      description="Sample TOTP accounts to scan with the authenticator and compare codes."
-      features={[
-        'Mock accounts with QR codes and their secrets',
-        'Live 6-digit codes with a 30-second countdown',
-        'A code check with clear right/wrong feedback',
-        'A step-by-step guide to scanning',
       ]}
       backTo={{ label: 'Back to home', to: '/home' }}
     />

@@ -5,9 +5,11 @@ import { useCurrentUser } from '@/features/auth/api';
 import { EnterpriseDocsPage } from '@/features/enterprise/EnterpriseDocsPage';
 import { EnterpriseLandingPage } from '@/features/enterprise/EnterpriseLandingPage';
 import { EnterprisePricingPage } from '@/features/enterprise/EnterprisePricingPage';
+import { BusinessPage } from '@/features/business/BusinessPage';
 import { HomePage } from '@/features/home/HomePage';
 import { LandingPage } from '@/features/landing/LandingPage';
 import { NotFoundPage } from '@/features/not-found/NotFoundPage';
+import { QrTestPage } from '@/features/qr-test/QrTestPage';
 import { EnterpriseLayout } from './layout/EnterpriseLayout';
 import { PublicLayout, SignedInLayout } from './layout/SignedInLayout';
 import {
@@ -20,11 +22,9 @@ import {
   AuthenticatorPlaceholder,
   BlogPlaceholder,
   BlogPostPlaceholder,
-  BusinessPlaceholder,
   ContactPlaceholder,
   FinancialManagerPlaceholder,
   PaymentMethodsPlaceholder,
-  TestQrPlaceholder,
 } from './placeholder-pages';
 import { RequireAuth } from './RequireAuth';
 import type { SiteVariant } from './variant';
@@ -56,8 +56,8 @@ const PROTECTED_ROUTES: PageRoute[] = [
   { path: '/multi-totp', element: <AuthenticatorPlaceholder /> },
   { path: '/home', element: <HomePage /> },
   { path: '/totp', element: <AccountTotpPlaceholder /> },
-  { path: '/business', element: <BusinessPlaceholder /> },
-  { path: '/testQR', element: <TestQrPlaceholder /> },
+  { path: '/business', element: <BusinessPage /> },
+  { path: '/testQR', element: <QrTestPage /> },
 ];
 
 function pageRoutes(user: boolean) {

@@ -1,0 +1,183 @@
+/**
+ * The business dashboard's calls (session cookie). Shapes mirror
+ * server/src/features/business/{routes,service}.ts.
+ */
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { ApiError, apiGet, apiSend } from '@/lib/api';
+import { shouldRetry } from '@/app/query-client';
+import type { TopUpPackId } from '@common/pricing';
+
+export interface AutoRefillSettings {
+  enabled: boolean;
+  thresholdPaise: number | null;
+  packId: string | null;
+}
+
+export interface BusinessProfile {
+  id: string;
+  companyName: string;
+  /** Rupees as a decimal string, e.g. "123.40". */
+  balance: string;
+  balancePaise: number;
+  credits: number;
+  verificationsLeft: number;
+  lowBalance: boolean;
+  rateLimitPerMinute: number;
+  apiKeyPrefix: string | null;
+  apiKeyCreatedAt: string | null;
+  apiKeyLastUsedAt: string | null;
+  autoRefill: AutoRefillSettings;
+  createdAt: string;
+}
+
+/** POST /api/business/create answers the profile plus the full key, shown once. */
+export interface CreatedBusiness extends BusinessProfile {
+  apiKey: string;
+}
+
+export type VerificationStatus = 'verified' | 'invalid_code' | 'expired' | 'replayed';
+
+export interface RecentVerification {
+  id: string;
+  isVerified: boolean;
+  status: VerificationStatus | (string & {});
+  userId: string | null;
+  purpose: string | null;
+  createdAt: string;
+  responseTime: number | null;
+  /** Rupees as a decimal string, e.g. "0.10". */
+  cost: string;
+}
+
+export interface DailyCount {
+  /** YYYY-MM-DD (UTC day). */
+  date: string;
+  total: number;
+  verified: number;
+  failed: number;
+}
+
+export interface BusinessDashboard {
+  stats: {
+    today: { totalRequests: number; successRate: number; avgResponseTime: number; failedVerifications: number };
+    month: { totalRequests: number; successfulVerifications: number; totalCost: string; avgResponseTime: number };
+    daily: DailyCount[];
+  };
+  recentVerifications: RecentVerification[];
+}
+
+export interface LedgerEntry {
+  id: string;
+  /** Rupees as a decimal string. */
+  amount: string;
+  kind: 'top_up' | 'grant' | 'refund' | 'adjustment' | (string & {});
+  reference: string | null;
+  reason: string | null;
+  createdAt: string;
+}
+
+export interface RegeneratedKey {
+  apiKey: string;
+  prefix: string;
+}
+
+export interface AutoRefillInput {
+  enabled: boolean;
+  thresholdRupees: number;
+  packId: TopUpPackId;
+}
+
+export const businessQueryKeys = {
+  profile: ['/api/business/profile'] as const,
+  dashboard: ['/api/business/dashboard'] as const,
+  ledger: ['/api/business/ledger'] as const,
+};
+
+export const USAGE_CSV_PATH = '/api/business/usage.csv';
+
+/** The CSV export URL for a range of UTC days (inclusive), as YYYY-MM-DD. */
+export function usageCsvUrl(from: string, to: string): string {
+  const params = new URLSearchParams({ from, to });
+  return `${USAGE_CSV_PATH}?${params.toString()}`;
+}
+
+/** True when the server said "you have no business account yet". */
+export function isNoBusiness(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 404;
+}
+
+/** A 404 is an answer ("no business yet"), not a failure worth retrying. */
+function retryUnlessMissing(failureCount: number, error: unknown): boolean {
+  return !isNoBusiness(error) && shouldRetry(failureCount, error);
+}
+
+export function useBusinessProfile() {
+  return useQuery({
+    queryKey: businessQueryKeys.profile,
+    queryFn: ({ signal }) => apiGet<BusinessProfile>('/api/business/profile', { signal }),
+    retry: retryUnlessMissing,
+  });
+}
+
+/** Fetched only once a profile exists (SPEC §4). */
+export function useBusinessDashboard(enabled: boolean) {
+  return useQuery({
+    queryKey: businessQueryKeys.dashboard,
+    queryFn: ({ signal }) => apiGet<BusinessDashboard>('/api/business/dashboard', { signal }),
+    enabled,
+    refetchInterval: 60_000,
+  });
+}
+
+export function useLedger(enabled: boolean) {
+  return useQuery({
+    queryKey: businessQueryKeys.ledger,
+    queryFn: ({ signal }) => apiGet<LedgerEntry[]>('/api/business/ledger', { signal }),
+    enabled,
+  });
+}
+
+function profileOnly(created: CreatedBusiness): BusinessProfile {
+  // Keep the full key out of the query cache: it lives only in the page that shows it once.
+  const { apiKey: _apiKey, ...profile } = created;
+  return profile;
+}
+
+export function useCreateBusiness() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (companyName: string) => apiSend<CreatedBusiness>('POST', '/api/business/create', { companyName }),
+    onSuccess: (created) => {
+      client.setQueryData(businessQueryKeys.profile, profileOnly(created));
+    },
+    onError: (error) => {
+      // 409: this account already has a business (another tab) — show it.
+      if (error instanceof ApiError && error.status === 409) {
+        void client.invalidateQueries({ queryKey: businessQueryKeys.profile });
+      }
+    },
+  });
+}
+
+export function useRegenerateApiKey() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () => apiSend<RegeneratedKey>('POST', '/api/business/api-key/regenerate'),
+    onSuccess: ({ prefix }) => {
+      client.setQueryData<BusinessProfile>(businessQueryKeys.profile, (old) =>
+        old ? { ...old, apiKeyPrefix: prefix, apiKeyCreatedAt: new Date().toISOString(), apiKeyLastUsedAt: null } : old,
+      );
+      void client.invalidateQueries({ queryKey: businessQueryKeys.profile });
+    },
+  });
+}
+
+export function useUpdateAutoRefill() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: AutoRefillInput) => apiSend<BusinessProfile>('PUT', '/api/business/auto-refill', input),
+    onSuccess: (profile) => {
+      client.setQueryData(businessQueryKeys.profile, profile);
+    },
+  });
+}

@@ -1,0 +1,118 @@
+import type { ReactNode } from 'react';
+import { BookOpen, Gauge, KeyRound, Link2 } from 'lucide-react';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import type { BusinessProfile } from '../api';
+import { count, formatDate, timeAgo } from '../format';
+import { useCopy } from '../use-copy';
+import { CopyButton } from './CopyButton';
+
+export const OPENAPI_URL = '/api/v1/openapi.json';
+
+/** The public API's base URL for this deployment. */
+export function apiBaseUrl(): string {
+  return `${window.location.origin}/api/v1`;
+}
+
+/** "sk_live_AbCd" → "sk_live_AbCd••••": the stored prefix, never the secret. */
+export function maskedKey(prefix: string): string {
+  return `${prefix}••••`;
+}
+
+function Row({ icon: Icon, label, children }: { icon: typeof KeyRound; label: string; children: ReactNode }) {
+  return (
+    <div className="space-y-1.5">
+      <dt className="flex items-center gap-1.5 text-sm font-medium text-muted-foreground">
+        <Icon className="size-4" aria-hidden="true" />
+        {label}
+      </dt>
+      <dd className="space-y-1">{children}</dd>
+    </div>
+  );
+}
+
+export function ApiConfigCard({ profile, onRegenerate }: { profile: BusinessProfile; onRegenerate: () => void }) {
+  const { copied, copy } = useCopy();
+  const baseUrl = apiBaseUrl();
+  const prefix = profile.apiKeyPrefix;
+
+  return (
+    <Card className="flex flex-col">
+      <CardHeader>
+        <CardTitle>API configuration</CardTitle>
+        <CardDescription>Send the key as a Bearer token from your server — never from a browser or app.</CardDescription>
+      </CardHeader>
+      <CardContent className="flex-1">
+        <dl className="space-y-5">
+          <Row icon={KeyRound} label="API key">
+            {prefix ? (
+              <>
+                <div className="flex items-center gap-2">
+                  <code className="min-w-0 flex-1 truncate rounded-md border bg-muted/50 px-3 py-1.5 font-mono text-sm" data-testid="api-key-prefix">
+                    {maskedKey(prefix)}
+                  </code>
+                  <CopyButton
+                    label="Copy API key prefix"
+                    copied={copied === 'prefix'}
+                    onCopy={() =>
+                      void copy('prefix', prefix, {
+                        title: 'Copied!',
+                        description: 'Key prefix copied. The full key is shown only when it is created or regenerated.',
+                      })
+                    }
+                  />
+                </div>
+                <p className="text-xs text-muted-foreground">
+                  {profile.apiKeyCreatedAt && <>Created {formatDate(profile.apiKeyCreatedAt)} · </>}
+                  {profile.apiKeyLastUsedAt ? <>Last used {timeAgo(profile.apiKeyLastUsedAt)}</> : 'Not used yet'}
+                </p>
+              </>
+            ) : (
+              <div className="flex flex-wrap items-center gap-2 text-sm">
+                <span>No active key.</span>
+                <Button type="button" size="sm" variant="outline" onClick={onRegenerate}>
+                  Create a key
+                </Button>
+              </div>
+            )}
+          </Row>
+          <Row icon={Link2} label="Base URL">
+            <div className="flex items-center gap-2">
+              <code className="min-w-0 flex-1 rounded-md border bg-muted/50 px-3 py-1.5 font-mono text-sm break-all" data-testid="api-base-url">
+                {baseUrl}
+              </code>
+              <CopyButton
+                label="Copy base URL"
+                copied={copied === 'base'}
+                onCopy={() => void copy('base', baseUrl, { title: 'Copied!', description: 'Base URL copied to clipboard.' })}
+              />
+            </div>
+          </Row>
+          <Row icon={Gauge} label="Rate limit">
+            <p className="text-sm">
+              <span className="font-semibold tabular-nums">{count(profile.rateLimitPerMinute)} requests/minute</span>
+              <span className="text-muted-foreground"> per API key</span>
+            </p>
+          </Row>
+        </dl>
+        <details open className="group mt-5 rounded-md border bg-muted/30 text-sm">
+          <summary className="cursor-pointer rounded-md px-3 py-2 font-medium focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none">
+            Quick start: verify a code
+          </summary>
+          <pre className="overflow-x-auto border-t px-3 py-2 font-mono text-xs leading-relaxed">
+            {`curl -X POST ${baseUrl}/verify \\
+  -H "Authorization: Bearer ${prefix ? maskedKey(prefix) : 'sk_live_…'}" \\
+  -H "Content-Type: application/json" \\
+  -d '{"user_id":"user_42","totp_code":"123456"}'`}
+          </pre>
+        </details>
+        <Button asChild variant="link" className="mt-3 h-auto px-0">
+          <a href={OPENAPI_URL} target="_blank" rel="noreferrer">
+            <BookOpen aria-hidden="true" />
+            API reference (OpenAPI)
+          </a>
+        </Button>
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,82 @@
+import { useEffect, useId, useRef } from 'react';
+import { KeyRound, TriangleAlert } from 'lucide-react';
+import { Button } from '@/components/ui/button';
+import { useCopy } from '../use-copy';
+import { CopyButton } from './CopyButton';
+
+export interface RevealedKey {
+  apiKey: string;
+  reason: 'created' | 'regenerated';
+}
+
+/**
+ * The full API key, shown once: right after the business is created or the key regenerated.
+ * It lives only in page state — leaving the page or pressing "I've saved it" forgets it.
+ */
+export function ApiKeyReveal({ revealed, onDismiss }: { revealed: RevealedKey; onDismiss: () => void }) {
+  const titleId = useId();
+  const { copied, copy } = useCopy();
+  const ref = useRef<HTMLElement>(null);
+  // The key may appear far above where the person clicked (e.g. after regenerating on a phone):
+  // bring it into view and move focus to it, so nobody misses the only chance to copy it.
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    el.scrollIntoView?.({ block: 'start', behavior: 'smooth' });
+    el.focus({ preventScroll: true });
+  }, [revealed.apiKey]);
+  const title = revealed.reason === 'created' ? 'Your API key' : 'Your new API key';
+
+  return (
+    <section
+      ref={ref}
+      tabIndex={-1}
+      aria-labelledby={titleId}
+      className="scroll-mt-20 rounded-xl border-2 border-warning bg-warning/10 p-4 shadow-sm outline-none focus-visible:ring-2 focus-visible:ring-ring sm:p-6"
+      data-testid="api-key-reveal"
+    >
+      <div className="flex items-start gap-3">
+        <span className="flex size-10 shrink-0 items-center justify-center rounded-lg bg-warning/20 text-warning-foreground">
+          <KeyRound className="size-5" aria-hidden="true" />
+        </span>
+        <div className="min-w-0 flex-1 space-y-3">
+          <div>
+            <h2 id={titleId} className="text-lg font-semibold">
+              {title}
+            </h2>
+            <p className="mt-1 flex items-start gap-1.5 text-sm font-medium">
+              <TriangleAlert className="mt-0.5 size-4 shrink-0 text-warning" aria-hidden="true" />
+              <span>
+                Copy it now and keep it somewhere safe, such as a secret manager. It won&apos;t be shown again — if
+                you lose it, regenerate a new one.
+                {revealed.reason === 'regenerated' && ' Your previous key has stopped working.'}
+              </span>
+            </p>
+          </div>
+          <div className="flex flex-col gap-2 sm:flex-row sm:items-center">
+            <code
+              className="min-w-0 flex-1 rounded-md border bg-background px-3 py-2 font-mono text-sm break-all select-all"
+            >
+              {revealed.apiKey}
+            </code>
+            <CopyButton
+              label="Copy API key"
+              size="default"
+              variant="default"
+              copied={copied === 'key'}
+              onCopy={() =>
+                void copy('key', revealed.apiKey, {
+                  title: 'API Key Copied',
+                  description: 'Paste it into your server configuration now.',
+                })
+              }
+            />
+          </div>
+          <Button type="button" variant="outline" size="sm" onClick={onDismiss}>
+            I&apos;ve saved it — hide the key
+          </Button>
+        </div>
+      </div>
+    </section>
+  );
+}
