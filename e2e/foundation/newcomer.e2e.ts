@@ -199,12 +199,24 @@ describe('losing the session mid-visit', () => {
     expectNoPageErrors(page);
   });
 
-  // SPEC §8: a 401 from any call shows the "Unauthorized — You are logged out. Logging in
-  // again..." toast, then goes to sign-in after 500 ms. The shell implements it
-  // (web/src/app/unauthorized.ts) for queries other than GET /api/auth/user, which treats 401
-  // as "signed out". No page in the foundation release makes such a query yet (they are
-  // placeholders), so there is nothing in the browser to trigger it with.
-  it.todo('shows the Unauthorized toast and redirects to /api/login when a data query answers 401');
+  // SPEC §8: a 401 from any call while signed in shows the "Unauthorized — You are logged out.
+  // Logging in again..." toast, then goes to sign-in after 500 ms, coming back to the page.
+  it('shows the Unauthorized toast and goes to sign in when a call answers 401 mid-session', async () => {
+    const page = await h.newPage({ width: 1280 });
+    await visit(page, '/api/login?returnTo=%2Fbusiness');
+    await signInLocally(page, 'kavya.rao@example.com', 'Kavya Rao');
+    await page.getByLabel('Company Name').fill('Rao Traders');
+    await page.getByRole('button', { name: 'Create Business Account' }).click();
+    await page.getByTestId('api-key-reveal').waitFor();
+
+    await page.context().clearCookies(); // the session ends (expired, or logged out elsewhere)
+    await page.getByRole('button', { name: /Regenerate API Key/ }).click();
+    await page.getByRole('button', { name: 'Regenerate key' }).click();
+    const toast = page.getByRole('status').filter({ hasText: 'Unauthorized' });
+    await toast.getByText('You are logged out. Logging in again...').waitFor();
+    await h.screenshot(page, 'session-expired-toast');
+    await page.waitForURL((url) => url.pathname === '/api/login' && url.searchParams.get('returnTo') === '/business');
+  });
 });
 
 describe('keyboard', () => {

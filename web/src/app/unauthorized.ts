@@ -15,11 +15,15 @@ let redirectPending = false;
 export function handleUnauthorized(_error: Error, client: QueryClient): void {
   if (redirectPending || !wasSignedIn(client)) return;
   redirectPending = true;
-  toast({
-    variant: 'destructive',
-    title: 'Unauthorized',
-    description: 'You are logged out. Logging in again...',
-  });
+  // Shown on the next tick so it is the newest toast: a page's own error toast for the same
+  // failed call (fired right after this) must not replace it (one toast is visible at a time).
+  setTimeout(() =>
+    toast({
+      variant: 'destructive',
+      title: 'Unauthorized',
+      description: 'You are logged out. Logging in again...',
+    }),
+  );
   setTimeout(() => {
     hardNavigate(loginUrl());
     redirectPending = false;
