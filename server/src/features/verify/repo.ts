@@ -118,6 +118,13 @@ export async function advanceLastUsedStep(trx: Transaction<Database>, enrolmentI
   return Number((await advanceStep(trx, enrolmentId, step, now)).numAffectedRows ?? 0) > 0;
 }
 
+const lockEnrolmentRow = preparedQuery((db, enrolmentId: string) => db.selectFrom('enrolment').select('id').where('id', '=', enrolmentId).forUpdate());
+
+/** PostgreSQL only: holds the enrolment's row lock until the transaction ends. */
+export async function lockEnrolment(trx: Transaction<Database>, enrolmentId: string): Promise<void> {
+  await lockEnrolmentRow(trx, enrolmentId);
+}
+
 /** Marks an unused backup code used; false when there is no such unused code. */
 export async function consumeBackupCode(trx: Transaction<Database>, enrolmentId: string, codeHash: string, now: Date): Promise<boolean> {
   const code = await trx

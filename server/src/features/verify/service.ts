@@ -296,9 +296,10 @@ export async function verify(
 
     const verificationId = newId('ver');
     const result = await ctx.db.transaction().execute(async (trx) => {
-      const balance = await repo.debitBalance(trx, business.id, PAISE_PER_VERIFICATION, now);
-      if (balance === null) throw insufficientCredits();
-      // Throttled: the throw rolls the debit back, so it is free.
+      // One user's checks queue behind each other here, so concurrent guesses cannot slip past
+      // the throttle (SQLite runs one transaction at a time anyway).
+      if (enrolment && ctx.database.dialect === 'postgres') await repo.lockEnrolment(trx, enrolment.id);
+      // Throttled: the throw rolls everything back, so it is free.
       if (externalUserId !== null) await assertNotThrottled(trx, business.id, externalUserId, now);
 
       let status: repo.Verification['status'];
@@ -324,6 +325,10 @@ export async function verify(
         responseTimeMs,
         createdAt: now,
       });
+      // The debit comes last: every check of this business waits for the balance row's lock,
+      // so it is held only from here to the commit. No credit: the throw undoes the whole check.
+      const balance = await repo.debitBalance(trx, business.id, PAISE_PER_VERIFICATION, now);
+      if (balance === null) throw insufficientCredits();
       await emitVerificationEvents(trx, business, { id: verificationId, externalUserId, purpose: input.purpose ?? null, status, responseTimeMs }, balance, now);
       const answer: ApiResult = {
         statusCode: 200,
