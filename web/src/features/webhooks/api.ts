@@ -1,0 +1,126 @@
+/**
+ * Webhook management calls (session cookie). Shapes mirror server/src/features/webhooks/service.ts.
+ */
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { apiGet, apiSend } from '@/lib/api';
+
+/** The events a webhook can subscribe to (SPEC §9), with what each one means. */
+export const WEBHOOK_EVENTS = [
+  { id: 'verification.success', label: 'Verification succeeded', description: 'A billed check accepted the code.' },
+  { id: 'verification.failed', label: 'Verification failed', description: 'A billed check rejected the code (wrong, expired or reused).' },
+  { id: 'credit.low', label: 'Credit low', description: 'Your balance dropped below ₹100 (or your auto-refill threshold).' },
+  { id: 'credit.depleted', label: 'Credit depleted', description: 'Your balance can no longer pay for one verification (₹0.10).' },
+] as const;
+
+export type WebhookEventId = (typeof WEBHOOK_EVENTS)[number]['id'];
+
+export interface Webhook {
+  id: string;
+  url: string;
+  events: string[];
+  isActive: boolean;
+  /** Why the server switched it off (e.g. the endpoint answered 410 Gone), if it did. */
+  disabledReason: string | null;
+  createdAt: string;
+  lastTriggered: string | null;
+}
+
+/** POST /api/webhooks answers the webhook plus its signing secret, shown this once. */
+export interface CreatedWebhook extends Webhook {
+  secret: string;
+}
+
+export interface WebhookLogEntry {
+  id: string;
+  deliveryId: string;
+  event: string;
+  webhookId: string;
+  webhookUrl: string;
+  verificationId: string | null;
+  /** HTTP status of this attempt; null while pending (or when no answer came). */
+  responseStatus: number | null;
+  error: string | null;
+  retryCount: number;
+  attemptNumber: number;
+  /** Milliseconds. */
+  responseTime: number | null;
+  createdAt: string;
+  deliveryStatus: 'pending' | 'delivering' | 'succeeded' | 'exhausted' | 'cancelled' | (string & {});
+}
+
+export interface CreateWebhookInput {
+  url: string;
+  events: string[];
+  secret?: string;
+}
+
+export const webhookQueryKeys = {
+  list: ['/api/webhooks'] as const,
+  logs: ['/api/webhooks/logs'] as const,
+};
+
+/** The server allows this many per business (server/src/features/webhooks/service.ts). */
+export const MAX_WEBHOOKS = 10;
+
+/** How often the delivery log is refreshed while the section is on screen (SPEC: 5–10 s). */
+export const LOG_REFETCH_MS = 5_000;
+/** The list refreshes too: "last triggered" and 410-disabled endpoints change on the server. */
+export const LIST_REFETCH_MS = 10_000;
+
+export function useWebhooks() {
+  return useQuery({
+    queryKey: webhookQueryKeys.list,
+    queryFn: () => apiGet<Webhook[]>('/api/webhooks'),
+    refetchInterval: LIST_REFETCH_MS,
+  });
+}
+
+export function useWebhookLogs() {
+  return useQuery({
+    queryKey: webhookQueryKeys.logs,
+    queryFn: () => apiGet<WebhookLogEntry[]>('/api/webhooks/logs'),
+    refetchInterval: LOG_REFETCH_MS,
+  });
+}
+
+function useInvalidateWebhooks() {
+  const client = useQueryClient();
+  return () =>
+    Promise.all([
+      client.invalidateQueries({ queryKey: webhookQueryKeys.list }),
+      client.invalidateQueries({ queryKey: webhookQueryKeys.logs }),
+    ]);
+}
+
+export function useCreateWebhook() {
+  const invalidate = useInvalidateWebhooks();
+  return useMutation({
+    mutationFn: (input: CreateWebhookInput) => apiSend<CreatedWebhook>('POST', '/api/webhooks', input),
+    onSuccess: () => invalidate(),
+  });
+}
+
+export function useToggleWebhook() {
+  const invalidate = useInvalidateWebhooks();
+  return useMutation({
+    mutationFn: ({ id, isActive }: { id: string; isActive: boolean }) =>
+      apiSend<Webhook>('PATCH', `/api/webhooks/${encodeURIComponent(id)}/toggle`, { isActive }),
+    onSuccess: () => invalidate(),
+  });
+}
+
+export function useDeleteWebhook() {
+  const invalidate = useInvalidateWebhooks();
+  return useMutation({
+    mutationFn: (id: string) => apiSend<void>('DELETE', `/api/webhooks/${encodeURIComponent(id)}`),
+    onSuccess: () => invalidate(),
+  });
+}
+
+export function useSendTestEvent() {
+  const invalidate = useInvalidateWebhooks();
+  return useMutation({
+    mutationFn: (id: string) => apiSend<{ queued: boolean }>('POST', `/api/webhooks/${encodeURIComponent(id)}/test`),
+    onSuccess: () => invalidate(),
+  });
+}
