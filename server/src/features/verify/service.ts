@@ -214,15 +214,11 @@ function insufficientCredits(): AppError {
   return new AppError('insufficient_credits', 'Your balance cannot pay for a verification (₹0.10). Add credits to continue.');
 }
 
-/**
- * Webhook events of one billed check, written in its transaction (outbox): the check's own
- * event, and credit.low / credit.depleted when this debit is the one that crossed the line.
- */
-async function emitVerificationEvents(
+/** The check's own webhook event, written in its transaction (outbox). */
+async function emitVerificationEvent(
   trx: Parameters<typeof enqueueEvent>[0],
   business: Business,
   v: { id: string; externalUserId: string | null; purpose: string | null; status: repo.Verification['status']; responseTimeMs: number },
-  balanceAfter: number,
   now: Date,
 ): Promise<void> {
   await enqueueEvent(
@@ -240,6 +236,10 @@ async function emitVerificationEvents(
     now,
     { verificationId: v.id },
   );
+}
+
+/** credit.low / credit.depleted when this debit is the one that crossed the line. */
+async function emitCreditEvents(trx: Parameters<typeof enqueueEvent>[0], business: Business, balanceAfter: number, now: Date): Promise<void> {
   const before = balanceAfter + PAISE_PER_VERIFICATION;
   const refill = business.autoRefill;
   // With auto-refill on, its threshold is when the business wants the reminder.
@@ -327,9 +327,10 @@ export async function verify(
       });
       // The debit comes last: every check of this business waits for the balance row's lock,
       // so it is held only from here to the commit. No credit: the throw undoes the whole check.
+      await emitVerificationEvent(trx, business, { id: verificationId, externalUserId, purpose: input.purpose ?? null, status, responseTimeMs }, now);
       const balance = await repo.debitBalance(trx, business.id, PAISE_PER_VERIFICATION, now);
       if (balance === null) throw insufficientCredits();
-      await emitVerificationEvents(trx, business, { id: verificationId, externalUserId, purpose: input.purpose ?? null, status, responseTimeMs }, balance, now);
+      await emitCreditEvents(trx, business, balance, now);
       const answer: ApiResult = {
         statusCode: 200,
         body: {
