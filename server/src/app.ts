@@ -11,6 +11,7 @@ import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, val
 import { Redis } from 'ioredis';
 import type { AppContext } from './context';
 import { authRoutes } from './features/auth/routes';
+import { userTotpRoutes } from './features/authenticator/routes';
 import { businessRoutes } from './features/business/routes';
 import { healthRoutes } from './features/health/routes';
 import { createApiKeyRateLimit, verifyRoutesV1 } from './features/verify/routes.v1';
@@ -168,6 +169,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   await app.register(authRoutes);
   await app.register(businessRoutes);
   await app.register(webhookRoutes);
+  await app.register(userTotpRoutes);
   // One per-key budget for every v1 route on both mounts.
   const apiKeyRateLimit = createApiKeyRateLimit(app);
   await app.register(verifyRoutesV1, { prefix: '/api/v1', rateLimit: apiKeyRateLimit });

@@ -175,6 +175,40 @@ export interface WebhookAttemptTable {
   created_at: Timestamp;
 }
 
+export interface AccountTotpTable {
+  user_id: string;
+  secret_enc: string;
+  algorithm: 'SHA1' | 'SHA256' | 'SHA512';
+  digits: number;
+  period: number;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface AccountTotpBackupCodeTable {
+  id: string;
+  user_id: string;
+  code_hash: string;
+  used_at: Timestamp | null;
+}
+
+export interface AuthenticatorAccountTable {
+  id: string;
+  user_id: string;
+  type: 'totp' | 'hotp';
+  issuer: string | null;
+  account_name: string;
+  secret_enc: string;
+  algorithm: 'SHA1' | 'SHA256' | 'SHA512';
+  digits: number;
+  period: number;
+  /** HOTP only; bigint on PostgreSQL (a string when read) */
+  counter: ColumnType<number | string | null, number | null, number | null>;
+  fingerprint: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface Database {
   user: UserTable;
   session: SessionTable;
@@ -189,6 +223,9 @@ export interface Database {
   webhook: WebhookTable;
   webhook_delivery: WebhookDeliveryTable;
   webhook_attempt: WebhookAttemptTable;
+  account_totp: AccountTotpTable;
+  account_totp_backup_code: AccountTotpBackupCodeTable;
+  authenticator_account: AuthenticatorAccountTable;
 }
 
 export type Dialect = 'sqlite' | 'postgres';

@@ -16,6 +16,8 @@ export const ERROR_STATUS = {
   payload_too_large: 413,
   uri_too_long: 414,
   unsupported_media_type: 415,
+  unprocessable: 422,
+  qr_not_found: 422,
   too_many_attempts: 429,
   rate_limited: 429,
   internal_error: 500,

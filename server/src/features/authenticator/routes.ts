@@ -1,0 +1,97 @@
+import multipart from '@fastify/multipart';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { AppError } from '../../lib/errors';
+import { requireUser } from '../auth/guards';
+import { accountTotpRoutes } from '../totp/routes';
+import { storableText } from '../verify/schemas';
+import { perUser, refuseWhileImpersonating } from './guard';
+import { MAX_UPLOAD_BYTES } from './qr-image';
+import * as service from './service';
+
+/** Loose shapes: common/otpauth's rules (shared with the page) give the precise messages. */
+const accountInput = z.object({
+  accountName: storableText().max(1000).default(''),
+  issuer: storableText().max(1000).nullish(),
+  secret: z.string().max(1000).default(''),
+  algorithm: z.string().max(20).nullish(),
+  digits: z.union([z.number(), z.string().max(20)]).nullish(),
+  period: z.union([z.number(), z.string().max(20)]).nullish(),
+  type: z.string().max(20).nullish(),
+  counter: z.union([z.number(), z.string().max(30)]).nullish(),
+});
+const accountId = z.string().min(1).max(40);
+const IMAGE_FIELD = 'qr-image';
+
+/** Every /api/user/* call of the account TOTP and the personal authenticator (session cookie). */
+export async function userTotpRoutes(app: FastifyInstance): Promise<void> {
+  await app.register(accountTotpRoutes);
+  await app.register(authenticatorRoutes);
+}
+
+async function authenticatorRoutes(app: FastifyInstance): Promise<void> {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  app.addHook('onRequest', requireUser);
+  if (!app.hasContentTypeParser('multipart/form-data')) await app.register(multipart);
+  const ctx = app.ctx;
+
+  r.get('/api/user/totp-accounts', { onRequest: [refuseWhileImpersonating] }, async (request, reply) =>
+    reply.header('cache-control', 'no-store').send(await service.listAccounts(ctx, request.currentUser!)),
+  );
+
+  r.post(
+    '/api/user/totp-accounts',
+    { onRequest: [refuseWhileImpersonating], config: { rateLimit: perUser(60, '1 minute') }, schema: { body: accountInput } },
+    async (request, reply) => reply.status(201).header('cache-control', 'no-store').send(await service.addAccount(ctx, request.currentUser!, request.body)),
+  );
+
+  r.post(
+    '/api/user/totp-accounts/import',
+    {
+      onRequest: [refuseWhileImpersonating],
+      config: { rateLimit: perUser(10, '1 minute') },
+      bodyLimit: 1024 * 1024,
+      schema: { body: z.object({ accounts: z.array(accountInput).min(1).max(service.MAX_ACCOUNTS_PER_USER) }) },
+    },
+    async (request, reply) => reply.header('cache-control', 'no-store').send(await service.importAccounts(ctx, request.currentUser!, request.body.accounts)),
+  );
+
+  r.delete('/api/user/totp-accounts/:id', { onRequest: [refuseWhileImpersonating], schema: { params: z.object({ id: accountId }) } }, async (request, reply) => {
+    await service.deleteAccount(ctx, request.currentUser!, request.params.id);
+    return reply.status(204).send();
+  });
+
+  // SPEC.md §7 calls this every second per account; the page no longer does (DESIGN.md §9).
+  r.post(
+    '/api/user/generate-totp-code',
+    { onRequest: [refuseWhileImpersonating], config: { rateLimit: perUser(300, '1 minute') }, schema: { body: z.object({ accountId }) } },
+    async (request, reply) => reply.header('cache-control', 'no-store').send(await service.generateAccountCode(ctx, request.currentUser!, request.body.accountId)),
+  );
+
+  r.post('/api/user/scan-qr', { config: { rateLimit: perUser(20, '1 minute') } }, async (request, reply) =>
+    reply.header('cache-control', 'no-store').send(await service.scanQr(await uploadedImage(request))),
+  );
+}
+
+/** The bytes of the `qr-image` part of a multipart upload, at most MAX_UPLOAD_BYTES. */
+async function uploadedImage(request: FastifyRequest): Promise<Buffer> {
+  const missing = () => new AppError('validation_failed', `Attach the image as the form field "${IMAGE_FIELD}".`);
+  if (!request.isMultipart()) throw new AppError('unsupported_media_type', `Send the image as multipart/form-data in the field "${IMAGE_FIELD}".`);
+  let image: Buffer | undefined;
+  try {
+    for await (const part of request.parts({ limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 10, fieldSize: 1024, parts: 12 } })) {
+      if (part.type === 'file' && part.fieldname === IMAGE_FIELD) image = await part.toBuffer();
+      else if (part.type === 'file') part.file.resume();
+    }
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    if (code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError('payload_too_large', `The image is larger than ${MAX_UPLOAD_BYTES / 1024 / 1024} MB.`);
+    if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') throw new AppError('validation_failed', `Send one image, in the field "${IMAGE_FIELD}".`);
+    if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE' || code === 'FST_NO_FORM_DATA') throw missing();
+    throw err;
+  }
+  if (!image) throw missing();
+  if (image.length === 0) throw new AppError('validation_failed', 'The uploaded image is empty.');
+  return image;
+}
