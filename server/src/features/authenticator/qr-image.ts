@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { QR_NOT_FOUND_MESSAGE as NOT_FOUND } from '@common/otpauth';
 import decodeWebp, { init as initWebp } from '@jsquash/webp/decode.js';
 import { prepareZXingModule, readBarcodes } from 'zxing-wasm/reader';
-import { QR_NOT_FOUND_MESSAGE as NOT_FOUND } from '@common/otpauth';
 import { AppError } from '../../lib/errors';
 
 /**
