@@ -382,6 +382,19 @@ describeEachDialect('authenticator routes', (dialect) => {
       expect(ok.statusCode).toBe(200);
     });
 
+    it('answers 400 for a cut-short or boundary-less multipart body, never 500', async () => {
+      const cookie = await signInFresh(t.app, uniqueEmail('scan-broken'));
+      const body = multipart([imagePart(await qrPng(link()))]);
+      for (const [payload, contentType] of [
+        [body.payload.subarray(0, body.payload.length - 300), body.headers['content-type']!],
+        [body.payload, 'multipart/form-data'],
+        [Buffer.from('hello'), body.headers['content-type']!],
+      ] as const) {
+        const res = await call({ method: 'POST', url: '/api/user/scan-qr', cookie, payload, headers: { 'content-type': contentType } });
+        expect(res.statusCode).toBe(400);
+      }
+    });
+
     it('refuses two images in one upload (400)', async () => {
       const cookie = await signInFresh(t.app, uniqueEmail('scan-two'));
       const png = await qrPng(link());

@@ -89,7 +89,9 @@ async function uploadedImage(request: FastifyRequest): Promise<Buffer> {
     if (code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError('payload_too_large', `The image is larger than ${MAX_UPLOAD_BYTES / 1024 / 1024} MB.`);
     if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') throw new AppError('validation_failed', `Send one image, in the field "${IMAGE_FIELD}".`);
     if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE' || code === 'FST_NO_FORM_DATA') throw missing();
-    throw err;
+    // Anything else here is the body itself: cut short, no boundary, not multipart at all.
+    request.log.info({ err }, 'unreadable multipart upload');
+    throw new AppError('bad_request', 'The upload is incomplete or not valid multipart/form-data. Try again.');
   }
   if (!image) throw missing();
   if (image.length === 0) throw new AppError('validation_failed', 'The uploaded image is empty.');
