@@ -19,6 +19,8 @@ import { afterAll, beforeAll } from 'vitest';
 import { buildApp } from '../../server/src/app';
 import { loadConfig, type Config } from '../../server/src/config';
 import { createContext, migrateToLatest, type AppContext } from '../../server/src/context';
+import { createSender } from '../../server/src/features/webhooks/sender';
+import { WebhookWorker } from '../../server/src/features/webhooks/worker';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const WEB_DIST_DIR = join(REPO_ROOT, 'dist/web');
@@ -132,12 +134,18 @@ async function startServer(tempDir: string): Promise<Omit<Started, 'browser' | '
       WEB_DIST_DIR: webDir,
       ADMIN_EMAIL,
       APP_ENCRYPTION_KEY,
+      // The tests' webhook receivers listen on loopback.
+      WEBHOOK_ALLOW_PRIVATE: 'true',
     });
     const ctx = createContext(config);
     await migrateToLatest(ctx);
     const app = await buildApp(ctx);
+    // As in main.ts: the webhook worker runs beside the server and stops before it closes.
+    const worker = new WebhookWorker(ctx, { sender: createSender({ timeoutMs: 10_000, allowPrivate: true }), pollIntervalMs: 200 });
+    app.addHook('preClose', async () => worker.stop());
     try {
       await app.listen({ port, host: '127.0.0.1' });
+      worker.start();
       return { port, baseUrl, enterpriseUrl: `http://${ENTERPRISE_HOSTNAME}:${port}`, config, ctx, app };
     } catch (err) {
       await app.close().catch(() => {});

@@ -6,6 +6,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { Skeleton } from '@/components/ui/skeleton';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { QrTestPage } from '@/features/qr-test/QrTestPage';
+import { WebhooksSection } from '@/features/webhooks/WebhooksSection';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import {
   isNoBusiness,
@@ -195,6 +196,7 @@ function Dashboard({ profile, revealed, onReveal, onHideKey }: DashboardProps) {
               </div>
             </>
           )}
+          <WebhooksSection />
         </TabsContent>
 
         <TabsContent value="integration">
