@@ -8,7 +8,7 @@ import type { BusinessDashboard, BusinessProfile, LedgerEntry } from './api';
 import { rangeProblem } from './components/ExportUsageDialog';
 import { thresholdProblem } from './components/AutoRefillDialog';
 import { last30Days } from './format';
-import { COPIED_FEEDBACK_MS, useCopy } from './use-copy';
+import { COPIED_FEEDBACK_MS, useCopy } from '@/lib/use-copy';
 
 // Whole-app renders with several user-event steps; a loaded machine needs more than 5 s.
 vi.setConfig({ testTimeout: 20_000 });

@@ -4,7 +4,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import type { BusinessProfile } from '../api';
 import { count, formatDate, timeAgo } from '../format';
-import { useCopy } from '../use-copy';
+import { useCopy } from '@/lib/use-copy';
 import { CopyButton } from './CopyButton';
 
 export const OPENAPI_URL = '/api/v1/openapi.json';

@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef } from 'react';
 import { KeyRound, TriangleAlert } from 'lucide-react';
 import { Button } from '@/components/ui/button';
-import { useCopy } from '../use-copy';
+import { useCopy } from '@/lib/use-copy';
 import { CopyButton } from './CopyButton';
 
 export interface RevealedKey {

@@ -5,7 +5,7 @@ import { MIN_PAYMENT_PAISE, formatRupees } from '@common/pricing';
 import { Button } from '@/components/ui/button';
 import { cn } from '@/lib/utils';
 import { CONTAINER, SECTION_IDS, SIGN_IN_HREF } from '../content';
-import { BrandMark } from './BrandMark';
+import { BrandMark } from '@/app/layout/Brand';
 
 export function CallToAction() {
   return (

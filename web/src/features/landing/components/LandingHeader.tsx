@@ -4,7 +4,7 @@ import { MenuIcon, XIcon } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { cn } from '@/lib/utils';
 import { CONTAINER, NAV_ITEMS, SIGN_IN_HREF, type NavItem } from '../content';
-import { BrandMark } from './BrandMark';
+import { BrandMark } from '@/app/layout/Brand';
 
 function NavLink({ item, className, onNavigate }: { item: NavItem; className?: string; onNavigate?: () => void }) {
   if (item.href.startsWith('#')) {
@@ -50,7 +50,7 @@ export function LandingHeader() {
     <header className="sticky top-0 z-40 border-b bg-background/90 backdrop-blur supports-[backdrop-filter]:bg-background/75">
       <div className={cn(CONTAINER, 'flex h-16 items-center gap-6')}>
         <Link to="/" className="flex shrink-0 items-center gap-2 rounded-md text-base font-semibold tracking-tight">
-          <BrandMark />
+          <BrandMark className="size-8" />
           <span>Sixdigit</span>
         </Link>
 

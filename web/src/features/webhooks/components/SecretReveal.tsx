@@ -1,13 +1,13 @@
 import { CheckIcon, CopyIcon, KeyRound, TriangleAlert } from 'lucide-react';
 import { Button } from '@/components/ui/button';
-import { useCopyText } from '../use-copy-text';
+import { useCopy } from '@/lib/use-copy';
 
 /**
  * The signing secret of a webhook just created. It lives only in the dialog's state: closing
  * the dialog forgets it, and the server never shows it again.
  */
 export function SecretReveal({ secret }: { secret: string }) {
-  const { copied, copy } = useCopyText();
+  const { copied, copy } = useCopy();
   return (
     <section aria-label="Signing secret" className="space-y-3 rounded-lg border-2 border-warning bg-warning/10 p-4" data-testid="webhook-secret">
       <p className="flex items-center gap-2 text-sm font-semibold">
@@ -25,11 +25,11 @@ export function SecretReveal({ secret }: { secret: string }) {
         <code className="min-w-0 flex-1 rounded-md border bg-background px-3 py-2 font-mono text-sm break-all select-all">{secret}</code>
         <Button
           type="button"
-          onClick={() => void copy(secret, 'Copied!', 'The signing secret is on your clipboard.')}
-          aria-label={copied ? 'Copy signing secret: copied' : 'Copy signing secret'}
+          onClick={() => void copy('secret', secret, { title: 'Copied!', description: 'The signing secret is on your clipboard.' })}
+          aria-label={copied === 'secret' ? 'Copy signing secret: copied' : 'Copy signing secret'}
         >
-          {copied ? <CheckIcon aria-hidden="true" /> : <CopyIcon aria-hidden="true" />}
-          <span aria-hidden="true">{copied ? 'Copied' : 'Copy'}</span>
+          {copied === 'secret' ? <CheckIcon aria-hidden="true" /> : <CopyIcon aria-hidden="true" />}
+          <span aria-hidden="true">{copied === 'secret' ? 'Copied' : 'Copy'}</span>
         </Button>
       </div>
     </section>
