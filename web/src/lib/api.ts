@@ -2,6 +2,7 @@
  * The one way the web app talks to its own server (SPEC §7): cookies are sent, JSON in and out,
  * and any non-2xx answer throws an `ApiError` whose message is `<status>: <raw response text>`.
  */
+import { recordServerDate } from './server-clock';
 
 /** The error body every server error leaves in: `{ error: { code, message, request_id } }`. */
 export interface ErrorEnvelope {
@@ -96,7 +97,9 @@ export async function apiRequest(
   }
   if (!headers.has('accept')) headers.set('accept', 'application/json');
 
+  const sentAt = Date.now();
   const res = await fetch(url, { ...init, method, headers, body, credentials: 'include' });
+  recordServerDate(res.headers.get('date'), sentAt, Date.now());
   await throwIfResNotOk(res);
   return res;
 }
