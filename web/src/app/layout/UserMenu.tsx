@@ -11,6 +11,8 @@ import {
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu';
 import { displayName, LOGOUT_URL, type CurrentUser } from '@/features/auth/api';
+import { wipeOfflineData } from '@/features/authenticator/offline-store';
+import { hardNavigate } from '@/lib/navigation';
 import { userInitials } from './initials';
 
 export function UserMenu({ user }: { user: CurrentUser }) {
@@ -38,8 +40,15 @@ export function UserMenu({ user }: { user: CurrentUser }) {
           </Link>
         </DropdownMenuItem>
         <DropdownMenuItem asChild>
-          {/* A real navigation: the server ends the session and redirects to /. */}
-          <a href={LOGOUT_URL}>
+          {/* A real navigation: the server ends the session and redirects to /. The offline copy
+              of the authenticator's secrets is wiped first. */}
+          <a
+            href={LOGOUT_URL}
+            onClick={(event) => {
+              event.preventDefault();
+              void wipeOfflineData().finally(() => hardNavigate(LOGOUT_URL));
+            }}
+          >
             <LogOut aria-hidden="true" />
             Log out
           </a>

@@ -1,4 +1,5 @@
 import { useQuery, type QueryClient } from '@tanstack/react-query';
+import { loadLastUser, saveLastUser, wipeOfflineDataIfAny } from '@/features/authenticator/offline-store';
 import { ApiError, apiGet } from '@/lib/api';
 import { currentPath } from '@/lib/navigation';
 
@@ -29,16 +30,28 @@ export function loginUrl(returnTo: string = currentPath()): string {
 /**
  * GET /api/auth/user. A 401 means "not signed in" and resolves to null — unless the person was
  * signed in until now: then the session has ended, and the 401 is rethrown so the global handler
- * (SPEC §8) says so and sends them to sign in again.
+ * (SPEC §8) says so and sends them to sign in again. Either way a 401 wipes the authenticator's
+ * offline copy.
+ *
+ * Without a network (no HTTP answer at all) the last signed-in user is used, so an installed or
+ * offline app still opens the authenticator with the accounts it last loaded.
  */
 export async function fetchCurrentUser({
   wasSignedIn = false,
   signal,
 }: { wasSignedIn?: boolean; signal?: AbortSignal } = {}): Promise<CurrentUser | null> {
   try {
-    return await apiGet<CurrentUser>('/api/auth/user', { signal });
+    const user = await apiGet<CurrentUser>('/api/auth/user', { signal });
+    void saveLastUser(user).catch(() => undefined);
+    return user;
   } catch (error) {
-    if (error instanceof ApiError && error.status === 401 && !wasSignedIn) return null;
+    if (error instanceof ApiError && error.status === 401) {
+      await wipeOfflineDataIfAny();
+      if (!wasSignedIn) return null;
+    } else if (!(error instanceof ApiError) && !signal?.aborted) {
+      const lastUser = await loadLastUser<CurrentUser>().catch(() => null);
+      if (lastUser) return lastUser;
+    }
     throw error;
   }
 }
