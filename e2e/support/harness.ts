@@ -158,7 +158,12 @@ async function startServer(tempDir: string): Promise<Omit<Started, 'browser' | '
  * Registers beforeAll/afterAll that start (and tear down) the server and the browser for this
  * spec file. `spec` names the screenshot folder, e.g. 'foundation/newcomer'.
  */
-export function useE2E(spec: string): Harness {
+export interface UseE2EOptions {
+  /** extra Chromium flags for this spec file, e.g. a fake camera */
+  chromiumArgs?: string[] | (() => string[]);
+}
+
+export function useE2E(spec: string, options: UseE2EOptions = {}): Harness {
   let started: Started | undefined;
   const contexts = new Set<BrowserContext>();
   const errors = new WeakMap<Page, Error[]>();
@@ -175,7 +180,8 @@ export function useE2E(spec: string): Harness {
       const server = await startServer(tempDir);
       let browser: Browser;
       try {
-        browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+        const extra = typeof options.chromiumArgs === 'function' ? options.chromiumArgs() : (options.chromiumArgs ?? []);
+        browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS, ...extra] });
       } catch (err) {
         await server.app.close();
         throw err;
