@@ -1,15 +1,73 @@
 import { fileURLToPath } from 'node:url';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
+import { VitePWA } from 'vite-plugin-pwa';
 import { defineConfig } from 'vitest/config';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const alias = { '@': here('./web/src'), '@common': here('./common') };
 
+/**
+ * The installable, offline-capable app (issue 5, item 6): a web app manifest and a Workbox
+ * service worker (`/sw.js`) that precaches the app shell and assets. Page loads go to the server
+ * first (it writes the site variant into index.html) and fall back to the precached index.html
+ * when there is no network. /api/* is never cached. Registered from main.tsx in production only.
+ */
+const pwa = VitePWA({
+  injectRegister: false,
+  registerType: 'autoUpdate',
+  manifestFilename: 'manifest.webmanifest',
+  // globPatterns below already pick up the icons and the favicon.
+  includeManifestIcons: false,
+  manifest: {
+    id: '/',
+    name: 'Sixdigit',
+    short_name: 'Sixdigit',
+    description: 'Your one-time codes, computed on your device and available offline.',
+    lang: 'en',
+    start_url: '/',
+    scope: '/',
+    display: 'standalone',
+    theme_color: '#4f46e5',
+    background_color: '#ffffff',
+    icons: [
+      { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+      { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+      { src: '/icons/maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+    ],
+  },
+  workbox: {
+    globPatterns: ['**/*.{js,css,html,svg,png,woff2}'],
+    // Only the Latin font files are precached; other scripts' subsets are cached when first used.
+    globIgnores: ['**/*-{cyrillic,cyrillic-ext,greek,greek-ext,vietnamese}-*.woff2'],
+    navigateFallback: null,
+    cleanupOutdatedCaches: true,
+    clientsClaim: true,
+    skipWaiting: true,
+    runtimeCaching: [
+      {
+        // Page loads: the server's fresh index.html, or the precached one offline. Sign-in,
+        // sign-out and other server paths are left to the browser. (This function is copied
+        // into sw.js as source text: it must not use anything from this file.)
+        urlPattern: ({ request, url }) =>
+          request.mode === 'navigate' && !/^\/(api|v1|healthz|readyz)(\/|$)/.test(url.pathname),
+        handler: 'NetworkOnly',
+        options: { precacheFallback: { fallbackURL: '/index.html' } },
+      },
+      {
+        // Hashed build files not in the precache (e.g. other font subsets).
+        urlPattern: ({ url, sameOrigin }) => sameOrigin && url.pathname.startsWith('/assets/'),
+        handler: 'CacheFirst',
+        options: { cacheName: 'assets', expiration: { maxEntries: 60 } },
+      },
+    ],
+  },
+});
+
 export default defineConfig({
   root: here('./web'),
   publicDir: here('./web/public'),
-  plugins: [react(), tailwindcss()],
+  plugins: [react(), tailwindcss(), pwa],
   resolve: { alias },
   build: {
     outDir: here('./dist/web'),
