@@ -1,0 +1,35 @@
+/**
+ * The words of SPEC.md §8 this page shows, as toast title and description. The server and
+ * `common/otpauth` write some of them as one "Title: description" string; they are split here.
+ */
+import { INVALID_QR_MESSAGE } from '@common/otpauth';
+import type { ToastInput } from '@/components/ui/use-toast';
+import { errorMessage } from '@/lib/api';
+import { isNetworkFailure } from './api';
+
+type Message = Pick<ToastInput, 'title' | 'description' | 'variant'>;
+
+function split(message: string, fallbackTitle: string): { title: string; description: string } {
+  const match = /^(QR Scan Failed|Invalid QR Code|Camera Access Failed): ([\s\S]*)$/.exec(message);
+  return match ? { title: match[1]!, description: match[2]! } : { title: fallbackTitle, description: message };
+}
+
+export const INVALID_QR: Message = { variant: 'destructive', ...split(INVALID_QR_MESSAGE, 'Invalid QR Code') };
+
+export const CAMERA_ACCESS_FAILED: Message = {
+  variant: 'destructive',
+  title: 'Camera Access Failed',
+  description: 'Please allow camera access to scan QR codes.',
+};
+
+export const QR_DETECTED: Message = { title: 'QR Code Detected!', description: 'Check the details, then add the account.' };
+export const QR_SCANNED: Message = { title: 'QR Code Scanned', description: 'Check the details, then add the account.' };
+
+/** An upload the server could not read: its own message ("QR Scan Failed: …", "Invalid QR Code: …"). */
+export function scanFailed(error: unknown): Message {
+  if (isNetworkFailure(error)) {
+    return { variant: 'destructive', title: 'QR Scan Failed', description: 'Reading an image needs a connection. Try again online, or enter the details manually.' };
+  }
+  const message = errorMessage(error, 'QR Scan Failed: Could not read QR code from the image. Please try again or enter details manually.');
+  return { variant: 'destructive', ...split(message, 'QR Scan Failed') };
+}
