@@ -6,7 +6,6 @@
 import {
   BadgeIndianRupee,
   FileText,
-  KeyRound,
   Landmark,
   LayoutDashboard,
   Mail,
@@ -19,23 +18,6 @@ import {
 } from 'lucide-react';
 import { useParams } from 'react-router';
 import { ComingSoonPage } from '@/components/ComingSoonPage';
-
-export function AuthenticatorPlaceholder() {
-  return (
-    <ComingSoonPage
-      icon={KeyRound}
-      title="Authenticator"
-      description="Keep the one-time codes for all your third-party accounts in one place, computed in your browser and available offline."
-      features={[
-        'Add accounts by camera QR scan, image upload or manual entry',
-        'A card per account with a big 6-digit code — click to copy',
-        'Seconds remaining and a progress bar for every code',
-        'Show or hide each secret, delete accounts',
-      ]}
-      backTo={{ label: 'Back to home', to: '/home' }}
-    />
-  );
-}
 
 export function AccountTotpPlaceholder() {
   return (

@@ -5,6 +5,7 @@ import { useCurrentUser } from '@/features/auth/api';
 import { EnterpriseDocsPage } from '@/features/enterprise/EnterpriseDocsPage';
 import { EnterpriseLandingPage } from '@/features/enterprise/EnterpriseLandingPage';
 import { EnterprisePricingPage } from '@/features/enterprise/EnterprisePricingPage';
+import { AuthenticatorPage } from '@/features/authenticator/AuthenticatorPage';
 import { BusinessPage } from '@/features/business/BusinessPage';
 import { HomePage } from '@/features/home/HomePage';
 import { LandingPage } from '@/features/landing/LandingPage';
@@ -19,7 +20,6 @@ import {
   AdminPaymentsPlaceholder,
   AdminRolesPlaceholder,
   AdminSetupPlaceholder,
-  AuthenticatorPlaceholder,
   BlogPlaceholder,
   BlogPostPlaceholder,
   ContactPlaceholder,
@@ -53,7 +53,7 @@ const PUBLIC_ROUTES: PageRoute[] = [
 
 /** Main variant, signed-in only; signed-out visitors are sent to /api/login?returnTo=<path>. */
 const PROTECTED_ROUTES: PageRoute[] = [
-  { path: '/multi-totp', element: <AuthenticatorPlaceholder /> },
+  { path: '/multi-totp', element: <AuthenticatorPage /> },
   { path: '/home', element: <HomePage /> },
   { path: '/totp', element: <AccountTotpPlaceholder /> },
   { path: '/business', element: <BusinessPage /> },
@@ -85,7 +85,7 @@ function MainRoutes() {
     return (
       <Routes>
         <Route element={<SignedInLayout user={user} />}>
-          <Route index element={<AuthenticatorPlaceholder />} />
+          <Route index element={<AuthenticatorPage />} />
           {pageRoutes(true)}
         </Route>
       </Routes>
