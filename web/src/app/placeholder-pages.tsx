@@ -10,7 +10,6 @@ import {
   LayoutDashboard,
   Mail,
   Newspaper,
-  ShieldCheck,
   ShieldEllipsis,
   UserCog,
   Users,
@@ -18,23 +17,6 @@ import {
 } from 'lucide-react';
 import { useParams } from 'react-router';
 import { ComingSoonPage } from '@/components/ComingSoonPage';
-
-export function AccountTotpPlaceholder() {
-  return (
-    <ComingSoonPage
-      icon={ShieldCheck}
-      title="Account TOTP"
-      description="Protect your Sixdigit account with its own time-based one-time password."
-      features={[
-        'Set up with a QR code, the secret and backup codes',
-        'Your current code with Copy Code and Refresh',
-        'A countdown that turns red in the last 5 seconds',
-        'Codes refresh every 30 seconds',
-      ]}
-      backTo={{ label: 'Back to home', to: '/home' }}
-    />
-  );
-}
 
 export function BlogPlaceholder() {
   return (

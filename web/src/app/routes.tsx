@@ -6,6 +6,7 @@ import { EnterpriseDocsPage } from '@/features/enterprise/EnterpriseDocsPage';
 import { EnterpriseLandingPage } from '@/features/enterprise/EnterpriseLandingPage';
 import { EnterprisePricingPage } from '@/features/enterprise/EnterprisePricingPage';
 import { AuthenticatorPage } from '@/features/authenticator/AuthenticatorPage';
+import { AccountTotpPage } from '@/features/account-totp/AccountTotpPage';
 import { BusinessPage } from '@/features/business/BusinessPage';
 import { HomePage } from '@/features/home/HomePage';
 import { LandingPage } from '@/features/landing/LandingPage';
@@ -14,7 +15,6 @@ import { QrTestPage } from '@/features/qr-test/QrTestPage';
 import { EnterpriseLayout } from './layout/EnterpriseLayout';
 import { PublicLayout, SignedInLayout } from './layout/SignedInLayout';
 import {
-  AccountTotpPlaceholder,
   AdminDashboardPlaceholder,
   AdminImpersonationPlaceholder,
   AdminPaymentsPlaceholder,
@@ -55,7 +55,7 @@ const PUBLIC_ROUTES: PageRoute[] = [
 const PROTECTED_ROUTES: PageRoute[] = [
   { path: '/multi-totp', element: <AuthenticatorPage /> },
   { path: '/home', element: <HomePage /> },
-  { path: '/totp', element: <AccountTotpPlaceholder /> },
+  { path: '/totp', element: <AccountTotpPage /> },
   { path: '/business', element: <BusinessPage /> },
   { path: '/testQR', element: <QrTestPage /> },
 ];
