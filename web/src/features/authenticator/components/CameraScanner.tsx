@@ -8,6 +8,19 @@ import { CAMERA_ACCESS_FAILED, INVALID_QR } from '../messages';
 
 /** Frames decoded per second at most (qr-scanner's own default is 5). */
 export const MAX_SCANS_PER_SECOND = 25;
+/** Longest side a frame is scaled down to before decoding. */
+const MAX_DECODE_SIDE = 800;
+
+/**
+ * The whole frame, not qr-scanner's default centre square (2/3 of the short side): a QR code held
+ * close to the camera fills the picture and would be cut off by the smaller region.
+ */
+function wholeFrame(video: HTMLVideoElement) {
+  const width = video.videoWidth;
+  const height = video.videoHeight;
+  const scale = Math.min(1, MAX_DECODE_SIDE / Math.max(width, height, 1));
+  return { x: 0, y: 0, width, height, downScaledWidth: Math.round(width * scale), downScaledHeight: Math.round(height * scale) };
+}
 
 type Status = 'starting' | 'scanning' | 'invalid' | 'migration' | 'failed';
 
@@ -65,7 +78,12 @@ export function CameraScanner({ onDetected }: CameraScannerProps) {
             stop();
             onDetectedRef.current(account);
           },
-          { maxScansPerSecond: MAX_SCANS_PER_SECOND, preferredCamera: 'environment', returnDetailedScanResult: true },
+          {
+            maxScansPerSecond: MAX_SCANS_PER_SECOND,
+            preferredCamera: 'environment',
+            calculateScanRegion: wholeFrame,
+            returnDetailedScanResult: true,
+          },
         );
         return scanner.start().then(() => {
           if (!cancelled) setStatus('scanning');
