@@ -755,7 +755,7 @@ describe('import and export', () => {
 
   it('exports Google Authenticator migration QR codes, paged', async () => {
     const user = userEvent.setup();
-    const many = Array.from({ length: 12 }, (_, i) => account({ id: `tac_${i}`, issuer: `Site${i}`, accountName: 'ada' }));
+    const many = Array.from({ length: 7 }, (_, i) => account({ id: `tac_${i}`, issuer: `Site${i}`, accountName: 'ada' }));
     withAccounts(many);
     renderApp('/');
     await screen.findAllByRole('article');

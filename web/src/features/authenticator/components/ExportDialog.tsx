@@ -8,8 +8,11 @@ import { Spinner } from '@/components/ui/spinner';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { toast } from '@/components/ui/use-toast';
 
-/** Accounts per QR code, as Google Authenticator's own exports hold them. */
-export const ACCOUNTS_PER_QR = 10;
+/**
+ * Accounts per QR code. Google Authenticator puts up to 10 in one; 5 keeps each code sparse
+ * enough for a phone camera to read off a laptop screen.
+ */
+export const ACCOUNTS_PER_QR = 5;
 
 interface ExportDialogProps {
   open: boolean;
@@ -112,7 +115,7 @@ function MigrationQrCodes({ accounts }: { accounts: OtpAccount[] }) {
   useEffect(() => {
     if (!revealed) return;
     let live = true;
-    Promise.all(uris.map((uri) => QRCode.toDataURL(uri, { width: 360, margin: 2, errorCorrectionLevel: 'M' })))
+    Promise.all(uris.map((uri) => QRCode.toDataURL(uri, { width: 480, margin: 2, errorCorrectionLevel: 'M' })))
       .then((rendered) => live && setImages(rendered))
       .catch(() => live && setFailed(true));
     return () => {
@@ -150,7 +153,7 @@ function MigrationQrCodes({ accounts }: { accounts: OtpAccount[] }) {
           <img
             src={images[current]}
             alt={`Google Authenticator export, QR ${current + 1} of ${total}`}
-            className="size-64 rounded-md border bg-white p-1 sm:size-72"
+            className="aspect-square w-full max-w-72 rounded-md border bg-white p-1 sm:max-w-80"
           />
           <figcaption className="text-sm font-medium" aria-live="polite">
             QR {current + 1} of {total}
