@@ -51,7 +51,7 @@ export const AccountCard = memo(function AccountCard({ account, now, copied, onC
   const secretId = `account-${account.id}-secret`;
 
   return (
-    <Card className="flex flex-col gap-4 p-5" aria-labelledby={titleId} role="article">
+    <Card className="flex h-full flex-col gap-4 p-4 sm:p-5" aria-labelledby={titleId} role="article">
       <div className="flex items-start gap-3">
         <div
           aria-hidden="true"
@@ -127,7 +127,7 @@ export const AccountCard = memo(function AccountCard({ account, now, copied, onC
       )}
 
       {remaining !== null ? (
-        <div className="space-y-2">
+        <div className="mt-auto space-y-2">
           <Progress
             value={(remaining / account.period) * 100}
             aria-label={`Time left for ${label}`}
@@ -146,7 +146,7 @@ export const AccountCard = memo(function AccountCard({ account, now, copied, onC
           </div>
         </div>
       ) : (
-        <div className="space-y-1 text-sm">
+        <div className="mt-auto space-y-1 text-sm">
           <div className="flex flex-wrap items-center justify-between gap-2">
             <Badge variant="secondary">HOTP · counter {account.counter ?? 0}</Badge>
             {nextCode && (
@@ -156,8 +156,8 @@ export const AccountCard = memo(function AccountCard({ account, now, copied, onC
             )}
           </div>
           <p className="text-xs text-muted-foreground">
-            Counter-based code: it does not expire. The saved counter is not advanced from this page, so after
-            you use this code, the site expects the next one.
+            Counter-based: this code doesn&apos;t expire. This page shows the saved counter&apos;s code and doesn&apos;t
+            advance it; once you have used it, use the next one.
           </p>
         </div>
       )}
