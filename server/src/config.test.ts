@@ -68,3 +68,39 @@ describe('loadConfig', () => {
     expect(config.oidc?.clientId).toBe('client');
   });
 });
+
+describe('payment configuration', () => {
+  it('starts with the clearly fake demo payee and Razorpay off', () => {
+    const config = loadConfig({});
+    expect(config.payee).toEqual({ upiId: 'sixdigit.demo@invalid', name: 'Sixdigit Demo Payee — do not pay', bankDetails: expect.stringContaining('do not pay'), demo: true });
+    expect(config.razorpay).toBeUndefined();
+  });
+
+  it('reads the payee and Razorpay settings, with Razorpay\'s API base overridable', () => {
+    const config = loadConfig({
+      PAYEE_UPI_ID: 'collections@hdfcbank',
+      PAYEE_NAME: 'Sixdigit Technologies',
+      PAYEE_BANK_DETAILS: 'HDFC Bank · A/c 50200012345678 · IFSC HDFC0001234',
+      RAZORPAY_KEY_ID: 'rzp_live_Abc123',
+      RAZORPAY_KEY_SECRET: 'secret-secret',
+      RAZORPAY_WEBHOOK_SECRET: 'hook-secret',
+      RAZORPAY_API_BASE: 'http://127.0.0.1:4010/',
+    });
+    expect(config.payee).toEqual({ upiId: 'collections@hdfcbank', name: 'Sixdigit Technologies', bankDetails: 'HDFC Bank · A/c 50200012345678 · IFSC HDFC0001234', demo: false });
+    expect(config.razorpay).toEqual({ keyId: 'rzp_live_Abc123', keySecret: 'secret-secret', webhookSecret: 'hook-secret', apiBase: 'http://127.0.0.1:4010' });
+    expect(loadConfig({ RAZORPAY_KEY_ID: 'rzp_test_x', RAZORPAY_KEY_SECRET: 'secret-secret' }).razorpay).toMatchObject({ apiBase: 'https://api.razorpay.com', webhookSecret: undefined });
+  });
+
+  it.each([
+    [{ PAYEE_UPI_ID: 'not a vpa' }, 'PAYEE_UPI_ID'],
+    [{ PAYEE_UPI_ID: 'pay@bank' }, 'PAYEE_NAME'],
+    [{ PAYEE_NAME: 'Someone' }, 'PAYEE_UPI_ID'],
+    [{ RAZORPAY_KEY_ID: 'rzp_test_x' }, 'RAZORPAY_KEY_SECRET'],
+    [{ RAZORPAY_KEY_SECRET: 'secret-secret' }, 'RAZORPAY_KEY_ID'],
+    [{ RAZORPAY_KEY_ID: 'key_123', RAZORPAY_KEY_SECRET: 'secret-secret' }, 'RAZORPAY_KEY_ID'],
+    [{ RAZORPAY_WEBHOOK_SECRET: 'hook-secret' }, 'RAZORPAY_KEY_ID'],
+    [{ RAZORPAY_API_BASE: 'api.razorpay.com' }, 'RAZORPAY_API_BASE'],
+  ])('refuses %o with a message naming %s', (env, variable) => {
+    expect(problemsOf(env as Record<string, string>).some((p) => p.startsWith(`${variable}:`))).toBe(true);
+  });
+});

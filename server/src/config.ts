@@ -63,6 +63,16 @@ const envSchema = z.object({
   WEBHOOK_WORKER: z.preprocess(emptyToUndefined, z.enum(['on', 'off']).default('on')),
   API_RATE_LIMIT_PER_MINUTE: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(1_000_000).default(1000)),
   WEB_DIST_DIR: z.preprocess(emptyToUndefined, z.string().default('./dist/web')),
+  PAYEE_UPI_ID: z.preprocess(
+    emptyToUndefined,
+    z.string().regex(/^[A-Za-z0-9._-]{2,256}@[A-Za-z][A-Za-z0-9.-]{1,63}$/, 'must be a UPI id (VPA) such as payments@hdfcbank').optional(),
+  ),
+  PAYEE_NAME: z.preprocess(emptyToUndefined, z.string().trim().min(1).max(100).optional()),
+  PAYEE_BANK_DETAILS: z.preprocess(emptyToUndefined, z.string().trim().min(1).max(300).optional()),
+  RAZORPAY_KEY_ID: z.preprocess(emptyToUndefined, z.string().regex(/^rzp_(test|live)_[A-Za-z0-9]{1,40}$/, 'must look like rzp_test_… or rzp_live_…').optional()),
+  RAZORPAY_KEY_SECRET: z.preprocess(emptyToUndefined, z.string().min(8, 'must be at least 8 characters').max(200).optional()),
+  RAZORPAY_WEBHOOK_SECRET: z.preprocess(emptyToUndefined, z.string().min(8, 'must be at least 8 characters').max(200).optional()),
+  RAZORPAY_API_BASE: z.preprocess(emptyToUndefined, z.url({ message: 'must be an absolute URL' }).default('https://api.razorpay.com')),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -101,7 +111,34 @@ export interface Config {
   webhookAllowPrivate: boolean;
   /** run the webhook delivery worker in this process */
   webhookWorker: boolean;
+  payee: PayeeConfig;
+  razorpay: RazorpayConfig | undefined;
 }
+
+/** Where bank/UPI top-ups are paid. `demo` until PAYEE_UPI_ID is set: clearly fake, never payable. */
+export interface PayeeConfig {
+  upiId: string;
+  name: string;
+  bankDetails: string;
+  demo: boolean;
+}
+
+/** Razorpay checkout; undefined unless both RAZORPAY_KEY_ID and RAZORPAY_KEY_SECRET are set. */
+export interface RazorpayConfig {
+  keyId: string;
+  keySecret: string;
+  /** undefined: the webhook endpoint answers 501 (checkout still works through verify-payment) */
+  webhookSecret: string | undefined;
+  apiBase: string;
+}
+
+/** A payee no UPI app can resolve (the `invalid` handle does not exist), so nobody can pay it by mistake. */
+export const DEMO_PAYEE: PayeeConfig = Object.freeze({
+  upiId: 'sixdigit.demo@invalid',
+  name: 'Sixdigit Demo Payee — do not pay',
+  bankDetails: 'Demo Bank · A/c 000000000000 · IFSC DEMO0000000 · demo only, do not pay',
+  demo: true,
+});
 
 export class ConfigError extends Error {
   constructor(public readonly problems: string[]) {
@@ -134,6 +171,15 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   } else if (env.OIDC_ISSUER) {
     problems.push('OIDC_CLIENT_ID: required when OIDC_ISSUER is set');
   }
+
+  if (env.PAYEE_UPI_ID && !env.PAYEE_NAME) problems.push('PAYEE_NAME: required when PAYEE_UPI_ID is set (the name UPI apps show the payer)');
+  if (!env.PAYEE_UPI_ID && (env.PAYEE_NAME || env.PAYEE_BANK_DETAILS)) {
+    problems.push('PAYEE_UPI_ID: required when PAYEE_NAME or PAYEE_BANK_DETAILS is set');
+  }
+  if (Boolean(env.RAZORPAY_KEY_ID) !== Boolean(env.RAZORPAY_KEY_SECRET)) {
+    problems.push(`${env.RAZORPAY_KEY_ID ? 'RAZORPAY_KEY_SECRET' : 'RAZORPAY_KEY_ID'}: RAZORPAY_KEY_ID and RAZORPAY_KEY_SECRET are set together or not at all`);
+  }
+  if (env.RAZORPAY_WEBHOOK_SECRET && !env.RAZORPAY_KEY_ID) problems.push('RAZORPAY_KEY_ID: required when RAZORPAY_WEBHOOK_SECRET is set');
 
   if (isProduction) {
     if (!oidc) problems.push('OIDC_CLIENT_ID: production needs an OpenID Connect issuer (Google by default); the local sign-in is for development only');
@@ -174,5 +220,17 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     apiRateLimitPerMinute: env.API_RATE_LIMIT_PER_MINUTE,
     webhookAllowPrivate: env.WEBHOOK_ALLOW_PRIVATE,
     webhookWorker: env.WEBHOOK_WORKER === 'on',
+    payee: env.PAYEE_UPI_ID
+      ? { upiId: env.PAYEE_UPI_ID, name: env.PAYEE_NAME!, bankDetails: env.PAYEE_BANK_DETAILS ?? '', demo: false }
+      : DEMO_PAYEE,
+    razorpay:
+      env.RAZORPAY_KEY_ID && env.RAZORPAY_KEY_SECRET
+        ? {
+            keyId: env.RAZORPAY_KEY_ID,
+            keySecret: env.RAZORPAY_KEY_SECRET,
+            webhookSecret: env.RAZORPAY_WEBHOOK_SECRET,
+            apiBase: env.RAZORPAY_API_BASE.replace(/\/+$/, ''),
+          }
+        : undefined,
   };
 }

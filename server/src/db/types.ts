@@ -209,6 +209,75 @@ export interface AuthenticatorAccountTable {
   updated_at: Timestamp;
 }
 
+export interface PaymentReferenceTable {
+  id: string;
+  business_id: string;
+  reference: string;
+  pack_id: string;
+  amount_paise: number;
+  verification_code: string;
+  payee_upi_id: string;
+  payee_name: string;
+  payee_bank_details: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+}
+
+export type PaymentMethod = 'upi' | 'bank_transfer';
+export type PaymentRequestStatus = 'pending' | 'approved' | 'rejected';
+
+export interface PaymentRequestTable {
+  id: string;
+  business_id: string;
+  reference_id: string;
+  payment_reference: string;
+  method: PaymentMethod;
+  /** the bank's transaction id (UTR), upper-case; unique across all businesses */
+  utr: string;
+  amount_paise: number;
+  pack_id: string;
+  notes: string | null;
+  status: PaymentRequestStatus;
+  submitted_by_user_id: string | null;
+  submitted_by_label: string;
+  decision_notes: string | null;
+  rejection_reason: string | null;
+  processed_by_user_id: string | null;
+  processed_by_label: string | null;
+  processed_at: Timestamp | null;
+  ledger_entry_id: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface RazorpayOrderTable {
+  /** Razorpay's order id (`order_…`) */
+  id: string;
+  business_id: string;
+  amount_paise: number;
+  currency: string;
+  receipt: string;
+  pack_id: string;
+  status: 'created' | 'paid';
+  payment_id: string | null;
+  paid_via: 'checkout' | 'webhook' | null;
+  created_by_user_id: string | null;
+  created_at: Timestamp;
+  paid_at: Timestamp | null;
+  updated_at: Timestamp;
+}
+
+export interface NotificationTable {
+  id: string;
+  business_id: string;
+  kind: string;
+  title: string;
+  message: string;
+  subject_id: string | null;
+  created_at: Timestamp;
+  read_at: Timestamp | null;
+}
+
 export interface Database {
   user: UserTable;
   session: SessionTable;
@@ -226,6 +295,10 @@ export interface Database {
   account_totp: AccountTotpTable;
   account_totp_backup_code: AccountTotpBackupCodeTable;
   authenticator_account: AuthenticatorAccountTable;
+  payment_reference: PaymentReferenceTable;
+  payment_request: PaymentRequestTable;
+  razorpay_order: RazorpayOrderTable;
+  notification: NotificationTable;
 }
 
 export type Dialect = 'sqlite' | 'postgres';

@@ -6,6 +6,7 @@ export const ERROR_STATUS = {
   bad_request: 400,
   validation_failed: 400,
   invalid_json: 400,
+  invalid_signature: 400,
   unauthorized: 401,
   insufficient_credits: 402,
   forbidden: 403,
@@ -22,6 +23,7 @@ export const ERROR_STATUS = {
   rate_limited: 429,
   internal_error: 500,
   not_configured: 501,
+  bad_gateway: 502,
   service_unavailable: 503,
 } as const;
 
