@@ -13,7 +13,9 @@ import type { AppContext } from './context';
 import { authRoutes } from './features/auth/routes';
 import { userTotpRoutes } from './features/authenticator/routes';
 import { businessRoutes } from './features/business/routes';
+import { financialRoutes } from './features/financial/routes';
 import { healthRoutes } from './features/health/routes';
+import { paymentRoutes } from './features/payments/routes';
 import { createApiKeyRateLimit, verifyRoutesV1 } from './features/verify/routes.v1';
 import { webhookRoutes } from './features/webhooks/routes';
 import { installErrorHandling } from './lib/error-handler';
@@ -169,6 +171,8 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   await app.register(authRoutes);
   await app.register(businessRoutes);
   await app.register(webhookRoutes);
+  await app.register(paymentRoutes);
+  await app.register(financialRoutes);
   await app.register(userTotpRoutes);
   // One per-key budget for every v1 route on both mounts.
   const apiKeyRateLimit = createApiKeyRateLimit(app);

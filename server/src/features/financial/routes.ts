@@ -1,0 +1,41 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { requireRole } from '../auth/guards';
+import type { CurrentUser } from '../auth/service';
+import { storableText } from '../verify/schemas';
+import * as service from './service';
+
+const requestId = z.object({ id: z.string().min(1).max(40) });
+
+/**
+ * The financial manager's desk (session cookie; roles financial_manager and admin). The role is
+ * read from the user row on every request, so taking it away closes the desk at once.
+ */
+export async function financialRoutes(app: FastifyInstance): Promise<void> {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  app.addHook('onRequest', requireRole('financial_manager', 'admin'));
+  const ctx = app.ctx;
+  const actorOf = (user: CurrentUser, impersonatedBy: string | null) => ({ userId: user.id, label: user.email, impersonatedBy });
+
+  r.get('/api/financial/pending-approvals', async () => service.pendingApprovals(ctx));
+
+  r.get('/api/financial/stats', async () => service.stats(ctx));
+
+  r.get('/api/financial/recent', { schema: { querystring: z.object({ limit: z.coerce.number().int().min(1).max(50).default(5) }) } }, async (request) =>
+    service.recentlyProcessed(ctx, request.query.limit),
+  );
+
+  r.post(
+    '/api/financial/approve-payment/:id',
+    { schema: { params: requestId, body: z.object({ notes: storableText().max(1000).optional() }).nullish() } },
+    async (request) => service.approvePayment(ctx, request.params.id, request.body ?? {}, actorOf(request.currentUser!, request.impersonatedBy)),
+  );
+
+  r.post(
+    '/api/financial/reject-payment/:id',
+    // A missing or blank reason reaches the service, which answers the one "reason required" message.
+    { schema: { params: requestId, body: z.object({ reason: storableText().max(500).optional() }).nullish() } },
+    async (request) => service.rejectPayment(ctx, request.params.id, request.body ?? {}, actorOf(request.currentUser!, request.impersonatedBy)),
+  );
+}

@@ -1,0 +1,208 @@
+import { formatRupees, paiseToDecimalString } from '@common/pricing';
+import type { AppContext } from '../../context';
+import { isUniqueViolation } from '../../db/errors';
+import type { PaymentRequestStatus } from '../../db/types';
+import { AppError } from '../../lib/errors';
+import { newId } from '../../lib/ids';
+import { insertAuditEntry } from '../audit/repo';
+import { appendCredit } from '../credits/repo';
+import * as payments from '../payments/repo';
+import { PAYMENT_METHOD_LABEL, creditedText } from '../payments/service';
+import * as repo from './repo';
+
+/**
+ * The financial manager's desk (SPEC.md §2, §4): bank/UPI claims wait as `pending` until a
+ * financial manager or the administrator approves them (credit added exactly once) or rejects
+ * them with a reason. The same functions serve the web desk and the operator CLI.
+ */
+
+export interface DeskActor {
+  /** null for the operator CLI */
+  userId: string | null;
+  label: string;
+  /** set while an administrator is impersonating the acting user */
+  impersonatedBy?: string | null;
+}
+
+/** India has one time zone and no daylight saving: the desk's "today" starts at 00:00 IST. */
+const IST_OFFSET_MS = (5 * 60 + 30) * 60_000;
+
+export function startOfIstDay(now: Date): Date {
+  const ist = new Date(now.getTime() + IST_OFFSET_MS);
+  return new Date(Date.UTC(ist.getUTCFullYear(), ist.getUTCMonth(), ist.getUTCDate()) - IST_OFFSET_MS);
+}
+
+export function toDeskView(r: repo.DeskPaymentRequest) {
+  return {
+    id: r.id,
+    businessId: r.businessId,
+    companyName: r.companyName,
+    businessEmail: r.businessEmail,
+    paymentMethod: PAYMENT_METHOD_LABEL[r.method],
+    amount: paiseToDecimalString(r.amountPaise),
+    packId: r.packId,
+    paymentReference: r.paymentReference,
+    verificationCode: r.verificationCode,
+    utr: r.utr,
+    notes: r.notes,
+    // Where the money should have arrived, as shown to the payer when the reference was issued.
+    bankAccountDetails: r.method === 'bank_transfer' && r.payeeBankDetails ? r.payeeBankDetails : `UPI ${r.payeeUpiId} (${r.payeeName})`,
+    status: r.status,
+    reason: r.rejectionReason,
+    decisionNotes: r.decisionNotes,
+    processedBy: r.processedByLabel,
+    processedAt: r.processedAt?.toISOString() ?? null,
+    createdAt: r.createdAt.toISOString(),
+  };
+}
+
+export async function pendingApprovals(ctx: AppContext) {
+  return (await repo.listPending(ctx.db, 500)).map(toDeskView);
+}
+
+export async function recentlyProcessed(ctx: AppContext, limit = 5) {
+  return (await repo.listProcessed(ctx.db, limit)).map(toDeskView);
+}
+
+export async function listForOperator(ctx: AppContext, status: PaymentRequestStatus | undefined, limit = 100) {
+  return (await repo.listByStatus(ctx.db, status, limit)).map(toDeskView);
+}
+
+export async function stats(ctx: AppContext, now = new Date()) {
+  const counts = await repo.deskCounts(ctx.db, startOfIstDay(now));
+  return {
+    pendingApprovals: counts.pendingCount,
+    // The contact desk is a later issue; until then there are no messages to answer.
+    openMessages: 0,
+    todayApprovals: counts.approvedCount,
+    /** the rupees waiting for a decision */
+    totalAmount: paiseToDecimalString(counts.pendingPaise),
+    todayApprovedAmount: paiseToDecimalString(counts.approvedPaise),
+  };
+}
+
+/** Loads the request and refuses what no desk may do, before any write. */
+async function decidable(ctx: AppContext, id: string, actor: DeskActor): Promise<repo.DeskPaymentRequest> {
+  if (actor.impersonatedBy) throw new AppError('forbidden', 'Payments cannot be approved or rejected while impersonating a user.');
+  const request = await repo.findDeskRequest(ctx.db, id);
+  if (!request) throw new AppError('not_found', 'No such payment request.');
+  if (actor.userId !== null && request.businessOwnerUserId === actor.userId) {
+    throw new AppError('forbidden', 'You cannot approve or reject a payment for your own business. Ask another financial manager or the administrator.');
+  }
+  if (request.status !== 'pending') throw alreadyDecided(request.status);
+  return request;
+}
+
+function alreadyDecided(status: PaymentRequestStatus | undefined): AppError {
+  return new AppError(
+    'conflict',
+    status === 'approved' ? 'This payment was already approved; its credit was added once.' : 'This payment was already rejected and can no longer be approved or rejected.',
+  );
+}
+
+/**
+ * Approves a pending request: the status change (conditional on `pending`), the ledger row
+ * (kind top_up, reference = request id, unique), the balance, the audit entry and the
+ * business's notification commit together or not at all. Of two approvals racing, one wins.
+ */
+export async function approvePayment(ctx: AppContext, id: string, input: { notes?: string | undefined }, actor: DeskActor, now = new Date()) {
+  const notes = input.notes?.trim() || null;
+  if (notes && notes.length > 1000) throw new AppError('validation_failed', 'The notes can be at most 1000 characters.');
+  const request = await decidable(ctx, id, actor);
+  const ledgerEntryId = newId('led');
+  let balancePaise: number;
+  try {
+    balancePaise = await ctx.db.transaction().execute(async (trx) => {
+      const decided = await payments.decidePending(trx, id, { status: 'approved', notes, ledgerEntryId }, actor, now);
+      if (!decided) throw alreadyDecided((await payments.findPaymentRequest(trx, id))?.status);
+      const balance = await appendCredit(
+        trx,
+        {
+          id: ledgerEntryId,
+          businessId: decided.businessId,
+          amountPaise: decided.amountPaise,
+          kind: 'top_up',
+          reference: decided.id,
+          reason: `${PAYMENT_METHOD_LABEL[decided.method]} payment ${decided.paymentReference}, UTR ${decided.utr}`,
+          actorLabel: actor.label,
+        },
+        now,
+      );
+      await insertAuditEntry(
+        trx,
+        {
+          actorUserId: actor.userId,
+          actorLabel: actor.label,
+          action: 'payment.approved',
+          subjectType: 'payment_request',
+          subjectId: decided.id,
+          details: {
+            business_id: decided.businessId,
+            amount_paise: decided.amountPaise,
+            reference: decided.paymentReference,
+            utr: decided.utr,
+            ledger_entry_id: ledgerEntryId,
+            balance_after_paise: balance,
+            notes,
+          },
+        },
+        now,
+      );
+      await payments.insertNotification(
+        trx,
+        {
+          id: newId('ntf'),
+          businessId: decided.businessId,
+          kind: 'payment.approved',
+          title: 'Payment approved',
+          message: `Your payment ${decided.paymentReference} (UTR ${decided.utr}) was approved. ${creditedText(decided.amountPaise)}`,
+          subjectId: decided.id,
+        },
+        now,
+      );
+      return balance;
+    });
+  } catch (err) {
+    // Belt and braces: the ledger's unique (kind, reference) refuses a second credit outright.
+    if (isUniqueViolation(err)) throw alreadyDecided('approved');
+    throw err;
+  }
+  return { ...toDeskView((await repo.findDeskRequest(ctx.db, request.id))!), balance: paiseToDecimalString(balancePaise) };
+}
+
+/** Rejects a pending request with a reason the business sees; nothing is credited. */
+export async function rejectPayment(ctx: AppContext, id: string, input: { reason?: string | undefined }, actor: DeskActor, now = new Date()) {
+  const reason = input.reason?.trim() ?? '';
+  if (!reason) throw new AppError('validation_failed', 'A reason is required to reject a payment.');
+  if (reason.length > 500) throw new AppError('validation_failed', 'The reason can be at most 500 characters.');
+  await decidable(ctx, id, actor);
+  await ctx.db.transaction().execute(async (trx) => {
+    const decided = await payments.decidePending(trx, id, { status: 'rejected', reason }, actor, now);
+    if (!decided) throw alreadyDecided((await payments.findPaymentRequest(trx, id))?.status);
+    await insertAuditEntry(
+      trx,
+      {
+        actorUserId: actor.userId,
+        actorLabel: actor.label,
+        action: 'payment.rejected',
+        subjectType: 'payment_request',
+        subjectId: decided.id,
+        details: { business_id: decided.businessId, amount_paise: decided.amountPaise, reference: decided.paymentReference, utr: decided.utr, reason },
+      },
+      now,
+    );
+    await payments.insertNotification(
+      trx,
+      {
+        id: newId('ntf'),
+        businessId: decided.businessId,
+        kind: 'payment.rejected',
+        title: 'Payment rejected',
+        message: `Your payment of ${formatRupees(decided.amountPaise)} (${decided.paymentReference}, UTR ${decided.utr}) was rejected: ${reason}`,
+        subjectId: decided.id,
+      },
+      now,
+    );
+  });
+  return toDeskView((await repo.findDeskRequest(ctx.db, id))!);
+}
