@@ -15,7 +15,7 @@ import { userTotpRoutes } from './features/authenticator/routes';
 import { businessRoutes } from './features/business/routes';
 import { financialRoutes } from './features/financial/routes';
 import { healthRoutes } from './features/health/routes';
-import { paymentRoutes } from './features/payments/routes';
+import { paymentRoutes, razorpayWebhookRoutes } from './features/payments/routes';
 import { createApiKeyRateLimit, verifyRoutesV1 } from './features/verify/routes.v1';
 import { webhookRoutes } from './features/webhooks/routes';
 import { installErrorHandling } from './lib/error-handler';
@@ -34,7 +34,7 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/;
 const MAX_PARAM_LENGTH = 128 * 12;
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** Paths authenticated by something other than the session cookie (API keys, provider signatures). */
-const NOT_COOKIE_AUTHENTICATED = [/^\/api\/v1\//, /^\/v1\//, /^\/api\/webhooks\/incoming\//];
+const NOT_COOKIE_AUTHENTICATED = [/^\/api\/v1\//, /^\/v1\//, /^\/api\/webhooks\/incoming\//, /^\/api\/payments\/razorpay\/webhook$/];
 
 export interface BuildAppOptions {
   logger?: boolean | Record<string, unknown>;
@@ -172,6 +172,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   await app.register(businessRoutes);
   await app.register(webhookRoutes);
   await app.register(paymentRoutes);
+  await app.register(razorpayWebhookRoutes);
   await app.register(financialRoutes);
   await app.register(userTotpRoutes);
   // One per-key budget for every v1 route on both mounts.
