@@ -425,14 +425,14 @@ describe('the account cards', () => {
     renderApp('/');
     const card = await screen.findByRole('article', { name: 'ada@example.com' });
     await user.click(within(card).getByRole('button', { name: 'Delete GitHub: ada@example.com' }));
-    let dialog = await screen.findByRole('dialog', { name: 'Delete this account?' });
+    let dialog = await screen.findByRole('alertdialog', { name: 'Delete this account?' });
     expect(within(dialog).getByText('GitHub: ada@example.com')).toBeInTheDocument();
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
-    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument());
     expect(calls(fetchMock, 'DELETE', '/api/user/totp-accounts/tac_1')).toHaveLength(0);
 
     await user.click(within(card).getByRole('button', { name: 'Delete GitHub: ada@example.com' }));
-    dialog = await screen.findByRole('dialog', { name: 'Delete this account?' });
+    dialog = await screen.findByRole('alertdialog', { name: 'Delete this account?' });
     await user.click(within(dialog).getByRole('button', { name: 'Delete account' }));
     expect(await within(toastRegion()).findByText('Account Deleted')).toBeInTheDocument();
     expect(calls(fetchMock, 'DELETE', '/api/user/totp-accounts/tac_1')).toHaveLength(1);
@@ -448,7 +448,7 @@ describe('the account cards', () => {
     renderApp('/');
     const card = await screen.findByRole('article', { name: 'ada@example.com' });
     await user.click(within(card).getByRole('button', { name: 'Delete GitHub: ada@example.com' }));
-    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Delete account' }));
+    await user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Delete account' }));
     expect(await within(toastRegion()).findByText('Error Deleting Account')).toBeInTheDocument();
     expect(within(toastRegion()).getByText('No such account in your authenticator.')).toBeInTheDocument();
   });

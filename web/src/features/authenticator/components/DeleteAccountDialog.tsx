@@ -49,7 +49,8 @@ export function DeleteAccountDialog({ userId, account, onClose }: DeleteAccountD
 
   return (
     <Dialog open={account !== null} onOpenChange={(open) => !open && !remove.isPending && onClose()}>
-      <DialogContent>
+      {/* A confirmation of a destructive step: an alert dialog to assistive technology. */}
+      <DialogContent role="alertdialog">
         <DialogHeader>
           <DialogTitle>Delete this account?</DialogTitle>
           <DialogDescription>
