@@ -5,9 +5,11 @@ import { createContext, migrateToLatest, type AppContext } from './context';
 import { ROLES } from './features/auth/auth';
 import { ledgerTotals, listLedger } from './features/credits/repo';
 import { grantCredits, resolveBusiness } from './features/credits/service';
+import { approvePayment, listForOperator, rejectPayment } from './features/financial/service';
 import { listUsers } from './features/users/repo';
 import { setUserRole } from './features/users/service';
 import { parseRupeesToPaise, paiseToDecimalString, verificationsForPaise } from '@common/pricing';
+import type { PaymentRequestStatus } from './db/types';
 import { AppError } from './lib/errors';
 
 /**
@@ -95,7 +97,52 @@ export const commands: Record<string, Command> = {
       if (!consistent) throw new AppError('internal_error', 'Ledger invariant violated.');
     },
   },
+  'payments:list': {
+    usage: 'payments:list [--status pending|approved|rejected] [--json]',
+    summary: 'Bank/UPI payment requests, newest first (all statuses unless --status).',
+    async run(ctx, args, out) {
+      const { values } = parseArgs({ args, options: { status: { type: 'string' }, json: { type: 'boolean' } } });
+      const status = values.status;
+      if (status !== undefined && !PAYMENT_STATUSES.includes(status as PaymentRequestStatus)) {
+        throw new UsageError(`--status must be one of ${PAYMENT_STATUSES.join(', ')}.`);
+      }
+      const payments = await listForOperator(ctx, status as PaymentRequestStatus | undefined);
+      if (values.json) return out.log(JSON.stringify(payments, null, 2));
+      if (payments.length === 0) return out.log(status ? `No ${status} payments.` : 'No payments yet.');
+      const rows = payments.map((p) => [p.id, p.status, `₹${p.amount}`, p.paymentMethod, p.companyName, p.paymentReference, p.utr, p.createdAt.slice(0, 16).replace('T', ' ')]);
+      printTable(out, ['ID', 'STATUS', 'AMOUNT', 'METHOD', 'COMPANY', 'REFERENCE', 'UTR', 'SUBMITTED (UTC)'], rows);
+    },
+  },
+  'payments:approve': {
+    usage: 'payments:approve <payment-id> [--notes "…"]',
+    summary: 'Approve a pending bank/UPI payment: credit added once, audited as cli:<user>.',
+    async run(ctx, args, out) {
+      const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { notes: { type: 'string' } } });
+      const [id] = positionals;
+      if (!id || positionals.length > 1) throw new UsageError(`usage: sixdigit ${commands['payments:approve']!.usage}`);
+      const approved = await approvePayment(ctx, id, { notes: values.notes }, operator());
+      out.log(`Approved ${approved.id}: ₹${approved.amount} credited to ${approved.companyName} (${approved.businessId}). Balance ₹${approved.balance}.`);
+    },
+  },
+  'payments:reject': {
+    usage: 'payments:reject <payment-id> --reason "…"',
+    summary: 'Reject a pending bank/UPI payment with a reason the business sees (audited).',
+    async run(ctx, args, out) {
+      const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { reason: { type: 'string' } } });
+      const [id] = positionals;
+      if (!id || positionals.length > 1 || !values.reason?.trim()) throw new UsageError(`usage: sixdigit ${commands['payments:reject']!.usage}`);
+      const rejected = await rejectPayment(ctx, id, { reason: values.reason }, operator());
+      out.log(`Rejected ${rejected.id} (₹${rejected.amount}, ${rejected.companyName}): ${rejected.reason}`);
+    },
+  },
 };
+
+const PAYMENT_STATUSES: readonly PaymentRequestStatus[] = ['pending', 'approved', 'rejected'];
+
+function printTable(out: Output, header: string[], rows: string[][]): void {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  for (const row of [header, ...rows]) out.log(row.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd());
+}
 
 class UsageError extends Error {}
 
