@@ -8,9 +8,11 @@ import { EnterprisePricingPage } from '@/features/enterprise/EnterprisePricingPa
 import { AuthenticatorPage } from '@/features/authenticator/AuthenticatorPage';
 import { AccountTotpPage } from '@/features/account-totp/AccountTotpPage';
 import { BusinessPage } from '@/features/business/BusinessPage';
+import { FinancialDeskPage } from '@/features/financial/FinancialDeskPage';
 import { HomePage } from '@/features/home/HomePage';
 import { LandingPage } from '@/features/landing/LandingPage';
 import { NotFoundPage } from '@/features/not-found/NotFoundPage';
+import { AddCreditsPage } from '@/features/payments/AddCreditsPage';
 import { QrTestPage } from '@/features/qr-test/QrTestPage';
 import { EnterpriseLayout } from './layout/EnterpriseLayout';
 import { PublicLayout, SignedInLayout } from './layout/SignedInLayout';
@@ -23,7 +25,6 @@ import {
   BlogPlaceholder,
   BlogPostPlaceholder,
   ContactPlaceholder,
-  FinancialManagerPlaceholder,
   PaymentMethodsPlaceholder,
 } from './placeholder-pages';
 import { RequireAuth } from './RequireAuth';
@@ -48,7 +49,7 @@ const PUBLIC_ROUTES: PageRoute[] = [
   { path: '/admin/payments', element: <AdminPaymentsPlaceholder /> },
   { path: '/admin/impersonation', element: <AdminImpersonationPlaceholder /> },
   { path: '/admin/roles', element: <AdminRolesPlaceholder /> },
-  { path: '/financial-manager', element: <FinancialManagerPlaceholder /> },
+  { path: '/financial-manager', element: <FinancialDeskPage /> },
 ];
 
 /** Main variant, signed-in only; signed-out visitors are sent to /api/login?returnTo=<path>. */
@@ -57,6 +58,7 @@ const PROTECTED_ROUTES: PageRoute[] = [
   { path: '/home', element: <HomePage /> },
   { path: '/totp', element: <AccountTotpPage /> },
   { path: '/business', element: <BusinessPage /> },
+  { path: '/business/add-credits', element: <AddCreditsPage /> },
   { path: '/testQR', element: <QrTestPage /> },
 ];
 

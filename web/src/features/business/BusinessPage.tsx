@@ -7,6 +7,7 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { QrTestPage } from '@/features/qr-test/QrTestPage';
 import { WebhooksSection } from '@/features/webhooks/WebhooksSection';
+import { PaymentNotifications } from '@/features/payments/PaymentNotifications';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import {
   isNoBusiness,
@@ -156,6 +157,7 @@ function Dashboard({ profile, revealed, onReveal, onHideKey }: DashboardProps) {
         </TabsList>
 
         <TabsContent value="overview" className="space-y-8">
+          <PaymentNotifications />
           <div className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,2fr)]">
             <div className="grid min-w-0 grid-cols-1 content-start gap-6">
               <BalanceCard profile={profile} onAddCredits={() => openCredits(profile.autoRefill.packId)} />
