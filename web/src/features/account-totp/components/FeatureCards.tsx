@@ -10,7 +10,7 @@ const FEATURES = [
   {
     icon: Lock,
     title: 'Secure by design',
-    text: 'Your secret is encrypted at rest on our servers and never leaves your authenticator app.',
+    text: 'Your secret is encrypted at rest on our servers and shown to you only once, when you set it up.',
   },
   {
     icon: LifeBuoy,
