@@ -436,8 +436,8 @@ describe('quick actions', () => {
     expect(dialog).toHaveTextContent('Bank/UPI top-up opens in the next release.');
     await user.click(within(dialog).getByRole('radio', { name: /Standard/ }));
     await user.click(within(dialog).getByRole('button', { name: /Continue with Standard/ }));
-    // The top-up page belongs to the payments release; until then the route is not found.
-    expect(await screen.findByRole('heading', { name: '404 Page Not Found' })).toBeInTheDocument();
+    // The top-up page (web/src/features/payments) opens with the chosen pack.
+    expect(await screen.findByRole('heading', { level: 1, name: 'Add Credits' })).toBeInTheDocument();
   });
 
   it('shows the QR integration test in its own tab', async () => {
