@@ -6,7 +6,6 @@
 import {
   BadgeIndianRupee,
   FileText,
-  Landmark,
   LayoutDashboard,
   Mail,
   Newspaper,
@@ -131,13 +130,3 @@ export function AdminRolesPlaceholder() {
   );
 }
 
-export function FinancialManagerPlaceholder() {
-  return (
-    <ComingSoonPage
-      icon={Landmark}
-      title="Financial manager dashboard"
-      description="Approve bank payments and handle payment and refund messages."
-      features={['Pending payment approvals', 'Contact messages with a status filter', 'Approve, reject, escalate and close', 'Daily totals']}
-    />
-  );
-}

@@ -433,7 +433,7 @@ describe('quick actions', () => {
       expect(card).toHaveTextContent(`${formatCountIndian(pack.verifications)} verifications`);
     }
     expect(within(dialog).getByRole('radio', { name: /Basic/ })).toBeChecked();
-    expect(dialog).toHaveTextContent('Bank/UPI top-up opens in the next release.');
+    expect(dialog).toHaveTextContent('a financial manager checks it within');
     await user.click(within(dialog).getByRole('radio', { name: /Standard/ }));
     await user.click(within(dialog).getByRole('button', { name: /Continue with Standard/ }));
     // The top-up page (web/src/features/payments) opens with the chosen pack.

@@ -96,8 +96,8 @@ function AddCreditsForm({ balancePaise, preferredPack }: { balancePaise: number;
       <p className="flex items-start gap-2 rounded-md bg-muted p-3 text-sm text-muted-foreground">
         <Info className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
         <span>
-          Bank/UPI top-up opens in the next release. Payments are by bank transfer or UPI, reviewed within 2–4 business
-          hours; minimum payment {formatRupees(MIN_PAYMENT_PAISE)}. Card payments are coming later.
+          Next you pay by bank transfer or UPI with the reference we give you; a financial manager checks it within
+          2–4 business hours (Mon–Fri 9 AM–6 PM IST). Minimum payment {formatRupees(MIN_PAYMENT_PAISE)}.
         </span>
       </p>
       <DialogFooter>
