@@ -16,7 +16,7 @@ import { UserMenu } from './UserMenu';
 /** The signed-in header: brand, section nav (a menu button on phones) and the avatar menu. */
 export function SiteHeader({ user }: { user: CurrentUser }) {
   const { pathname } = useLocation();
-  const items = navItemsFor(user.isAdmin);
+  const items = navItemsFor(user.isAdmin, user.role);
 
   return (
     <header className="sticky top-0 z-40 border-b bg-background/85 backdrop-blur supports-[backdrop-filter]:bg-background/70">

@@ -1,4 +1,4 @@
-import { Building2, KeyRound, ShieldCheck, ShieldEllipsis, type LucideIcon } from 'lucide-react';
+import { Building2, KeyRound, Landmark, ShieldCheck, ShieldEllipsis, type LucideIcon } from 'lucide-react';
 
 export interface NavItem {
   label: string;
@@ -7,6 +7,8 @@ export interface NavItem {
   /** Whether the item is the current section for this path. */
   isActive: (pathname: string) => boolean;
   adminOnly?: boolean;
+  /** shown to financial managers and the administrator */
+  financeOnly?: boolean;
 }
 
 const exactly =
@@ -22,9 +24,11 @@ export const NAV_ITEMS: NavItem[] = [
   { label: 'Authenticator', to: '/', icon: KeyRound, isActive: exactly('/', '/multi-totp') },
   { label: 'Account TOTP', to: '/totp', icon: ShieldCheck, isActive: under('/totp') },
   { label: 'Business', to: '/business', icon: Building2, isActive: under('/business') },
+  { label: 'Finance', to: '/financial-manager', icon: Landmark, isActive: under('/financial-manager'), financeOnly: true },
   { label: 'Admin', to: '/admin', icon: ShieldEllipsis, isActive: under('/admin'), adminOnly: true },
 ];
 
-export function navItemsFor(isAdmin: boolean): NavItem[] {
-  return NAV_ITEMS.filter((item) => !item.adminOnly || isAdmin);
+export function navItemsFor(isAdmin: boolean, role: string = isAdmin ? 'admin' : 'user'): NavItem[] {
+  const finance = isAdmin || role === 'financial_manager';
+  return NAV_ITEMS.filter((item) => (!item.adminOnly || isAdmin) && (!item.financeOnly || finance));
 }
