@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
@@ -5,6 +6,8 @@ import { VitePWA } from 'vite-plugin-pwa';
 import { defineConfig } from 'vitest/config';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+/** Browser tests need Debian's Chromium; without it (outside CI) they are left out, loudly (test/support/global-setup.ts). */
+const browserTestsRun = existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium') || process.env.CI === 'true' || process.env.SIXDIGIT_REQUIRE_SERVICES === '1';
 const alias = { '@': here('./web/src'), '@common': here('./common') };
 
 /**
@@ -109,18 +112,22 @@ export default defineConfig({
           setupFiles: [here('./test/support/web-setup.ts')],
         },
       },
-      {
-        resolve: { alias },
-        test: {
-          name: 'e2e',
-          root: here('.'),
-          include: ['e2e/**/*.e2e.ts'],
-          environment: 'node',
-          testTimeout: 90_000,
-          hookTimeout: 120_000,
-          fileParallelism: false,
-        },
-      },
+      ...(browserTestsRun
+        ? [
+          {
+            resolve: { alias },
+            test: {
+              name: 'e2e',
+              root: here('.'),
+              include: ['e2e/**/*.e2e.ts'],
+              environment: 'node',
+              testTimeout: 90_000,
+              hookTimeout: 120_000,
+              fileParallelism: false,
+            },
+          },
+          ]
+        : []),
     ],
   },
 });

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
@@ -42,9 +43,12 @@ async function redisReachable(): Promise<string | null> {
  */
 export default async function setup(project: TestProject) {
   const [pgProblem, redisProblem] = await Promise.all([postgresReachable(), redisReachable()]);
+  const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+  const chromiumProblem = existsSync(chromiumPath) ? null : `not installed (apt-get install chromium)`;
   const missing = [
     pgProblem && `PostgreSQL at ${TEST_POSTGRES_URL}: ${pgProblem}`,
     redisProblem && `Redis at ${TEST_REDIS_URL}: ${redisProblem}`,
+    chromiumProblem && `Chromium at ${chromiumPath}: ${chromiumProblem} — the browser (e2e) suites did NOT run`,
   ].filter(Boolean) as string[];
   if (missing.length > 0) {
     if (SERVICES_REQUIRED) {
