@@ -4,7 +4,8 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vite
 import { TOP_UP_PACKS, formatCountIndian, formatRupees } from '@common/pricing';
 import { resetToasts } from '@/components/ui/use-toast';
 import { ada, jsonResponse, renderApp, stubServer } from '@/test/render-app';
-import type { BusinessDashboard, BusinessProfile, LedgerEntry } from './api';
+import type { BusinessDashboard, LedgerEntry } from './api';
+import { makeProfile } from '@/test/fixtures';
 import { rangeProblem } from './components/ExportUsageDialog';
 import { thresholdProblem } from './components/AutoRefillDialog';
 import { last30Days } from './format';
@@ -18,24 +19,6 @@ vi.mock('qrcode', () => ({ default: { toDataURL: vi.fn(async () => 'data:image/p
 const FULL_KEY = 'sk_live_AbCdEfGhIjKlMnOpQrStUvWxYz012345';
 const NEW_KEY = 'sk_live_ZyXwVuTsRqPoNmLkJiHgFeDcBa987654';
 
-function makeProfile(overrides: Partial<BusinessProfile> = {}): BusinessProfile {
-  return {
-    id: 'biz_123',
-    companyName: 'Acme Payments',
-    balance: '123.40',
-    balancePaise: 12_340,
-    credits: 1_234,
-    verificationsLeft: 1_234,
-    lowBalance: false,
-    rateLimitPerMinute: 1_000,
-    apiKeyPrefix: 'sk_live_AbCd',
-    apiKeyCreatedAt: '2025-03-01T10:00:00.000Z',
-    apiKeyLastUsedAt: null,
-    autoRefill: { enabled: false, thresholdPaise: null, packId: null },
-    createdAt: '2025-03-01T10:00:00.000Z',
-    ...overrides,
-  };
-}
 
 function makeDashboard(): BusinessDashboard {
   const daily = Array.from({ length: 30 }, (_, i) => {

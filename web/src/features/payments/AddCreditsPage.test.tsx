@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AppProviders, createAppQueryClient } from '@/app/providers';
 import { resetToasts } from '@/components/ui/use-toast';
 import type { BusinessProfile } from '@/features/business/api';
+import { makeProfile } from '@/test/fixtures';
 import { ada, jsonResponse, renderApp, stubServer } from '@/test/render-app';
 import { AddCreditsPage } from './AddCreditsPage';
 import type { NotificationList, PaymentConfig, PaymentRequest, QrOption, QrOptions } from './api';
@@ -12,21 +13,7 @@ import { LOAD_OPTIONS_FAILED, SUBMITTED_MESSAGE } from './components/BankQrPanel
 
 vi.setConfig({ testTimeout: 20_000 });
 
-const profile: BusinessProfile = {
-  id: 'biz_123',
-  companyName: 'Acme Payments',
-  balance: '123.40',
-  balancePaise: 12_340,
-  credits: 1_234,
-  verificationsLeft: 1_234,
-  lowBalance: false,
-  rateLimitPerMinute: 1_000,
-  apiKeyPrefix: 'sk_live_AbCd',
-  apiKeyCreatedAt: null,
-  apiKeyLastUsedAt: null,
-  autoRefill: { enabled: false, thresholdPaise: null, packId: null },
-  createdAt: '2025-03-01T10:00:00.000Z',
-};
+const profile: BusinessProfile = makeProfile({ apiKeyCreatedAt: null });
 
 const PACKS = [
   ['basic', 'Basic', '5000.00', 50_000],

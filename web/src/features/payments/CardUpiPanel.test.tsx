@@ -2,6 +2,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { BusinessProfile } from '@/features/business/api';
+import { makeProfile } from '@/test/fixtures';
 import type { PaymentConfig, RazorpayOrder, VerifiedPayment } from './api';
 import type { RazorpayOptions } from './razorpay';
 
@@ -9,21 +10,7 @@ vi.setConfig({ testTimeout: 20_000 });
 
 const CHECKOUT_SRC = 'https://checkout.razorpay.com/v1/checkout.js';
 
-const profile: BusinessProfile = {
-  id: 'biz_123',
-  companyName: 'Acme Payments',
-  balance: '123.40',
-  balancePaise: 12_340,
-  credits: 1_234,
-  verificationsLeft: 1_234,
-  lowBalance: false,
-  rateLimitPerMinute: 1_000,
-  apiKeyPrefix: 'sk_live_AbCd',
-  apiKeyCreatedAt: null,
-  apiKeyLastUsedAt: null,
-  autoRefill: { enabled: false, thresholdPaise: null, packId: null },
-  createdAt: '2025-03-01T10:00:00.000Z',
-};
+const profile: BusinessProfile = makeProfile({ apiKeyCreatedAt: null });
 
 const config: PaymentConfig = {
   razorpay: true,
