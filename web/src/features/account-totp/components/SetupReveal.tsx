@@ -1,8 +1,9 @@
-import { useEffect, useId, useRef } from 'react';
+import { useId } from 'react';
 import { Download, KeyRound, TriangleAlert } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { CopyButton } from '@/features/business/components/CopyButton';
 import { useCopy } from '@/lib/use-copy';
+import { useRevealFocus } from '@/lib/use-reveal-focus';
 import type { TotpSetupResult } from '../api';
 
 export const BACKUP_CODES_FILE = 'sixdigit-backup-codes.txt';
@@ -40,14 +41,7 @@ export function SetupReveal({ result, email, onDismiss }: { result: TotpSetupRes
   const titleId = useId();
   const codesTitleId = useId();
   const { copied, copy } = useCopy();
-  const ref = useRef<HTMLElement>(null);
-
-  useEffect(() => {
-    const el = ref.current;
-    if (!el) return;
-    el.scrollIntoView?.({ block: 'start', behavior: 'smooth' });
-    el.focus({ preventScroll: true });
-  }, [result.secret]);
+  const ref = useRevealFocus<HTMLElement>(result.secret);
 
   return (
     <section

@@ -1,4 +1,5 @@
-import { useEffect, useId, useRef } from 'react';
+import { useId } from 'react';
+import { useRevealFocus } from '@/lib/use-reveal-focus';
 import { KeyRound, TriangleAlert } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { useCopy } from '@/lib/use-copy';
@@ -16,15 +17,8 @@ export interface RevealedKey {
 export function ApiKeyReveal({ revealed, onDismiss }: { revealed: RevealedKey; onDismiss: () => void }) {
   const titleId = useId();
   const { copied, copy } = useCopy();
-  const ref = useRef<HTMLElement>(null);
-  // The key may appear far above where the person clicked (e.g. after regenerating on a phone):
-  // bring it into view and move focus to it, so nobody misses the only chance to copy it.
-  useEffect(() => {
-    const el = ref.current;
-    if (!el) return;
-    el.scrollIntoView?.({ block: 'start', behavior: 'smooth' });
-    el.focus({ preventScroll: true });
-  }, [revealed.apiKey]);
+  // The key may appear far above where the person clicked (e.g. after regenerating on a phone).
+  const ref = useRevealFocus<HTMLElement>(revealed.apiKey);
   const title = revealed.reason === 'created' ? 'Your API key' : 'Your new API key';
 
   return (
