@@ -215,7 +215,7 @@ describe('/totp, configured', () => {
     });
     renderTotp();
     await user.click(await screen.findByRole('button', { name: 'Reset TOTP' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Reset your account TOTP?' });
+    const dialog = await screen.findByRole('alertdialog', { name: 'Reset your account TOTP?' });
     await user.click(within(dialog).getByRole('button', { name: 'Reset TOTP' }));
     await screen.findByTestId('totp-setup-reveal');
     expect(shownCode()).toBe(
@@ -234,12 +234,12 @@ describe('/totp, configured', () => {
     });
     renderTotp();
     await user.click(await screen.findByRole('button', { name: 'Reset TOTP' }));
-    const dialog = await screen.findByRole('dialog');
+    const dialog = await screen.findByRole('alertdialog');
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     expect(calls(fetchMock, 'POST', '/api/user/setup-totp')).toHaveLength(0);
 
     await user.click(screen.getByRole('button', { name: 'Reset TOTP' }));
-    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Reset TOTP' }));
+    await user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Reset TOTP' }));
     await screen.findByTestId('totp-setup-reveal');
     const [, init] = calls(fetchMock, 'POST', '/api/user/setup-totp')[0]!;
     expect(JSON.parse(String(init?.body))).toEqual({ reset: true });

@@ -305,15 +305,15 @@ describe('quick actions', () => {
     });
     renderApp('/business');
     await user.click(await screen.findByRole('button', { name: 'Regenerate API Key' }));
-    let dialog = screen.getByRole('dialog', { name: 'Regenerate API key?' });
+    let dialog = screen.getByRole('alertdialog', { name: 'Regenerate API key?' });
     expect(dialog).toHaveTextContent('sk_live_AbCd••••');
     expect(dialog).toHaveTextContent(/stops working immediately/);
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
-    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
     expect(calls(fetchMock, 'POST', '/api/business/api-key/regenerate')).toHaveLength(0);
 
     await user.click(screen.getByRole('button', { name: 'Regenerate API Key' }));
-    dialog = screen.getByRole('dialog', { name: 'Regenerate API key?' });
+    dialog = screen.getByRole('alertdialog', { name: 'Regenerate API key?' });
     await user.click(within(dialog).getByRole('button', { name: 'Regenerate key' }));
 
     const panel = await screen.findByRole('region', { name: 'Your new API key' });
@@ -323,7 +323,7 @@ describe('quick actions', () => {
     await waitFor(() => expect(panel).toHaveFocus());
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(panel).toHaveFocus();
-    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
     expect(calls(fetchMock, 'POST', '/api/business/api-key/regenerate')).toHaveLength(1);
     expect(within(toastRegion()).getByText('API Key Regenerated')).toBeInTheDocument();
     expect(screen.getByTestId('api-key-prefix')).toHaveTextContent('sk_live_ZyXw••••');
@@ -337,11 +337,11 @@ describe('quick actions', () => {
     });
     renderApp('/business');
     await user.click(await screen.findByRole('button', { name: 'Regenerate API Key' }));
-    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Regenerate key' }));
+    await user.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Regenerate key' }));
     // The dialog stays open (and hides the rest of the page from assistive tech).
     expect(await screen.findByText('Regeneration Failed')).toBeInTheDocument();
     expect(screen.getByText('API keys cannot be regenerated while impersonating a user.')).toBeInTheDocument();
-    expect(screen.getByRole('dialog')).toBeInTheDocument();
+    expect(screen.getByRole('alertdialog')).toBeInTheDocument();
     expect(screen.queryByRole('region', { name: 'Your new API key' })).not.toBeInTheDocument();
   });
 

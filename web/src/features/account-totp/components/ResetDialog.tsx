@@ -1,15 +1,4 @@
-import { TriangleAlert } from 'lucide-react';
-import { Button } from '@/components/ui/button';
-import {
-  Dialog,
-  DialogClose,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '@/components/ui/dialog';
-import { Spinner } from '@/components/ui/spinner';
+import { ConfirmDialog } from '@/components/ConfirmDialog';
 
 interface ResetDialogProps {
   open: boolean;
@@ -21,31 +10,23 @@ interface ResetDialogProps {
 /** Confirms replacing the account TOTP: a new secret and new backup codes. */
 export function ResetDialog({ open, onOpenChange, onConfirm, pending }: ResetDialogProps) {
   return (
-    <Dialog open={open} onOpenChange={(next) => !pending && onOpenChange(next)}>
-      <DialogContent onCloseAutoFocus={(event) => pending && event.preventDefault()}>
-        <DialogHeader>
-          <DialogTitle>Reset your account TOTP?</DialogTitle>
-          <DialogDescription>You get a new QR code, secret and 10 new backup codes, shown once.</DialogDescription>
-        </DialogHeader>
-        <div className="flex gap-3 rounded-md border border-destructive/40 bg-destructive/10 p-3 text-sm">
-          <TriangleAlert className="mt-0.5 size-4 shrink-0 text-destructive" aria-hidden="true" />
-          <p>
-            The entry in your authenticator app and your remaining backup codes stop working{' '}
-            <strong>immediately</strong>. Scan the new QR code right after.
-          </p>
-        </div>
-        <DialogFooter>
-          <DialogClose asChild>
-            <Button type="button" variant="outline" disabled={pending}>
-              Cancel
-            </Button>
-          </DialogClose>
-          <Button type="button" variant="destructive" onClick={onConfirm} disabled={pending}>
-            {pending && <Spinner label="Resetting" className="text-destructive-foreground" />}
-            {pending ? 'Resetting…' : 'Reset TOTP'}
-          </Button>
-        </DialogFooter>
-      </DialogContent>
-    </Dialog>
+    <ConfirmDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title="Reset your account TOTP?"
+      description="You get a new QR code, secret and 10 new backup codes, shown once."
+      warning={
+        <>
+          The entry in your authenticator app and your remaining backup codes stop working <strong>immediately</strong>. Scan
+          the new QR code right after.
+        </>
+      }
+      confirmLabel="Reset TOTP"
+      pendingLabel="Resetting…"
+      pending={pending}
+      onConfirm={onConfirm}
+      // The new QR code's panel takes focus when the reset succeeds.
+      onCloseAutoFocus={(event) => pending && event.preventDefault()}
+    />
   );
 }

@@ -1,17 +1,6 @@
 import { useState } from 'react';
-import { TriangleAlert } from 'lucide-react';
 import { accountLabel } from '@common/otpauth';
-import { Button } from '@/components/ui/button';
-import {
-  Dialog,
-  DialogClose,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '@/components/ui/dialog';
-import { Spinner } from '@/components/ui/spinner';
+import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { toast } from '@/components/ui/use-toast';
 import { errorMessage } from '@/lib/api';
 import { handledAsSessionExpiry, useDeleteAccount, type AuthenticatorAccount } from '../api';
@@ -48,35 +37,21 @@ export function DeleteAccountDialog({ userId, account, onClose }: DeleteAccountD
   }
 
   return (
-    <Dialog open={account !== null} onOpenChange={(open) => !open && !remove.isPending && onClose()}>
-      {/* A confirmation of a destructive step: an alert dialog to assistive technology. */}
-      <DialogContent role="alertdialog">
-        <DialogHeader>
-          <DialogTitle>Delete this account?</DialogTitle>
-          <DialogDescription>
-            {shown ? <strong className="font-medium text-foreground">{accountLabel(shown)}</strong> : 'The account'} and its
-            secret will be removed from your authenticator.
-          </DialogDescription>
-        </DialogHeader>
-        <div className="flex gap-3 rounded-md border border-destructive/40 bg-destructive/10 p-3 text-sm">
-          <TriangleAlert className="mt-0.5 size-4 shrink-0 text-destructive" aria-hidden="true" />
-          <p>
-            You will no longer see codes for it here. Before deleting, make sure you can still sign in to that site
-            another way, or turn off two-factor authentication there first.
-          </p>
-        </div>
-        <DialogFooter>
-          <DialogClose asChild>
-            <Button type="button" variant="outline" disabled={remove.isPending}>
-              Cancel
-            </Button>
-          </DialogClose>
-          <Button type="button" variant="destructive" onClick={confirm} disabled={remove.isPending}>
-            {remove.isPending && <Spinner label="Deleting" className="text-destructive-foreground" />}
-            {remove.isPending ? 'Deleting…' : 'Delete account'}
-          </Button>
-        </DialogFooter>
-      </DialogContent>
-    </Dialog>
+    <ConfirmDialog
+      open={account !== null}
+      onOpenChange={(open) => !open && onClose()}
+      title="Delete this account?"
+      description={
+        <>
+          {shown ? <strong className="font-medium text-foreground">{accountLabel(shown)}</strong> : 'The account'} and its secret
+          will be removed from your authenticator.
+        </>
+      }
+      warning="You will no longer see codes for it here. Before deleting, make sure you can still sign in to that site another way, or turn off two-factor authentication there first."
+      confirmLabel="Delete account"
+      pendingLabel="Deleting…"
+      pending={remove.isPending}
+      onConfirm={confirm}
+    />
   );
 }
