@@ -114,6 +114,9 @@ export function buildAuthOptions(config: Config, db: Kysely<Database>, dialect: 
       cookiePrefix: 'sixdigit',
       defaultCookieAttributes: { httpOnly: true, sameSite: 'lax', secure: config.isProduction },
     },
+    // Failed callbacks (state mismatch, denied consent) come back to the landing page, not to a
+    // library error page (which is not routed: see AUTH_LIBRARY_ROUTES).
+    onAPIError: { errorURL: '/' },
     // Our own limiter (@fastify/rate-limit) guards the sign-in routes; one limiter, one store.
     rateLimit: { enabled: false },
     telemetry: { enabled: false },
@@ -123,6 +126,14 @@ export function buildAuthOptions(config: Config, db: Kysely<Database>, dialect: 
           before: async (user: Record<string, unknown>) => {
             const email = String(user.email ?? '').toLowerCase();
             return { data: { ...user, email, role: email === config.adminEmail ? 'admin' : 'user' } };
+          },
+        },
+        update: {
+          // Only the roles the product knows are ever stored, whoever writes (our own role
+          // changes validate first; this also stops any library path from storing "superuser").
+          before: async (data: Record<string, unknown>) => {
+            if ('role' in data && !(typeof data.role === 'string' && (ROLES as readonly string[]).includes(data.role))) return false;
+            return { data };
           },
         },
       },

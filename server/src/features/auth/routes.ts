@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AppError } from '../../lib/errors';
+import { AppError, envelope } from '../../lib/errors';
 import { forwardSetCookies, toWebHeaders } from '../../lib/http';
 import { OIDC_PROVIDER_ID, type LocalSignInApi } from './auth';
 import { loadCurrentUser } from './guards';
@@ -24,17 +24,24 @@ function returnPathFor(request: FastifyRequest, explicit: string | undefined): s
   }
 }
 
+/**
+ * The only better-auth endpoints reachable over HTTP: the identity provider's return to us.
+ * Everything else the library offers (its admin, session and account endpoints) answers 404;
+ * what the product needs from it is called server-side from our own routes, behind our guards.
+ */
+export const AUTH_LIBRARY_ROUTES = [{ method: 'GET', url: '/api/auth/callback/:providerId' }] as const;
+
+/** Hands one allow-listed request to better-auth; its JSON errors leave in our envelope. */
 async function forwardToAuth(request: FastifyRequest, reply: FastifyReply) {
   const { auth } = request.server.ctx;
   const url = new URL(request.url, `${request.protocol}://${request.host}`);
-  const hasBody = request.method !== 'GET' && request.method !== 'HEAD' && request.body !== undefined;
-  const response = await auth.handler(
-    new Request(url, {
-      method: request.method,
-      headers: toWebHeaders(request.headers),
-      body: hasBody ? (typeof request.body === 'string' ? request.body : JSON.stringify(request.body)) : undefined,
-    }),
-  );
+  const response = await auth.handler(new Request(url, { method: request.method, headers: toWebHeaders(request.headers) }));
+  if (response.status >= 400) {
+    const body = (await response.json().catch(() => ({}))) as { code?: unknown; message?: unknown };
+    const code = typeof body.code === 'string' && /^[A-Z_]{1,64}$/.test(body.code) ? body.code.toLowerCase() : 'bad_request';
+    const message = typeof body.message === 'string' && body.message.length < 300 ? body.message : 'Sign-in could not be completed.';
+    return reply.status(response.status).send(envelope(code, message, request.id));
+  }
   reply.status(response.status);
   response.headers.forEach((value, name) => {
     if (name !== 'set-cookie' && name !== 'content-length') reply.header(name, value);
@@ -118,6 +125,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     return reply.header('cache-control', 'no-store').send(user);
   });
 
-  // Everything else under /api/auth (OIDC callback, session, sign-out…) is better-auth's own.
-  app.route({ method: ['GET', 'POST'], url: '/api/auth/*', handler: forwardToAuth });
+  for (const route of AUTH_LIBRARY_ROUTES) {
+    app.route({ method: route.method, url: route.url, config: { rateLimit: SIGN_IN_RATE_LIMIT }, handler: forwardToAuth });
+  }
 }
