@@ -278,6 +278,59 @@ export interface NotificationTable {
   read_at: Timestamp | null;
 }
 
+export interface AdminMfaTable {
+  user_id: string;
+  secret_enc: string;
+  confirmed_at: Timestamp | null;
+  last_used_step: number | string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface AdminMfaRecoveryCodeTable {
+  id: string;
+  user_id: string;
+  code_hash: string;
+  used_at: Timestamp | null;
+}
+
+export interface AdminMfaAttemptTable {
+  id: string;
+  user_id: string;
+  created_at: Timestamp;
+}
+
+export interface AdminMfaSessionTable {
+  session_id: string;
+  user_id: string;
+  verified_at: Timestamp;
+}
+
+export interface ImpersonationTable {
+  id: string;
+  admin_user_id: string;
+  admin_email: string;
+  target_user_id: string;
+  target_email: string;
+  session_id: string;
+  reason: string;
+  started_at: Timestamp;
+  expires_at: Timestamp;
+  ended_at: Timestamp | null;
+}
+
+export interface UserNoticeTable {
+  id: string;
+  user_id: string;
+  kind: string;
+  subject_id: string | null;
+  message: string;
+  details: string;
+  visible_from: Timestamp;
+  created_at: Timestamp;
+  read_at: Timestamp | null;
+}
+
 export interface Database {
   user: UserTable;
   session: SessionTable;
@@ -299,6 +352,12 @@ export interface Database {
   payment_request: PaymentRequestTable;
   razorpay_order: RazorpayOrderTable;
   notification: NotificationTable;
+  admin_mfa: AdminMfaTable;
+  admin_mfa_recovery_code: AdminMfaRecoveryCodeTable;
+  admin_mfa_attempt: AdminMfaAttemptTable;
+  admin_mfa_session: AdminMfaSessionTable;
+  impersonation: ImpersonationTable;
+  user_notice: UserNoticeTable;
 }
 
 export type Dialect = 'sqlite' | 'postgres';

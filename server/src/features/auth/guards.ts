@@ -8,6 +8,8 @@ declare module 'fastify' {
     currentUser: CurrentUser | null;
     /** set while an administrator is impersonating this user */
     impersonatedBy: string | null;
+    /** the sign-in session's id (admin MFA is verified per session) */
+    sessionId: string | null;
   }
 }
 
@@ -19,6 +21,7 @@ export async function loadCurrentUser(request: FastifyRequest): Promise<CurrentU
   if (!session) return null;
   request.currentUser = toCurrentUser(session.user, config.adminEmail);
   request.impersonatedBy = (session.session as { impersonatedBy?: string | null }).impersonatedBy ?? null;
+  request.sessionId = session.session.id;
   return request.currentUser;
 }
 
@@ -33,5 +36,13 @@ export function requireRole(...roles: CurrentUser['role'][]) {
     const user = await loadCurrentUser(request);
     if (!user) throw new AppError('unauthorized', 'Sign in to continue.');
     if (!roles.includes(user.role)) throw new AppError('forbidden', "You don't have permission to access this area.");
+  };
+}
+
+/** onRequest hook factory: refuses while an administrator is acting as this user. */
+export function refuseWhileImpersonating(message: string) {
+  return async (request: FastifyRequest): Promise<void> => {
+    await loadCurrentUser(request);
+    if (request.impersonatedBy) throw new AppError('forbidden', message);
   };
 }

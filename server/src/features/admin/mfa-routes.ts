@@ -1,0 +1,47 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { requireAdminIdentity } from './guard';
+import * as service from './mfa-service';
+
+const totpCode = z.string().trim().regex(/^\d{6}$/, 'Enter the 6-digit code from your authenticator app.');
+const recoveryCode = z.string().trim().min(8).max(20);
+
+/**
+ * The administrator's authenticator-app MFA (SPEC "Admin security setup"). These four routes need
+ * the administrator's identity but not a fresh MFA (they are how it becomes fresh). Per-address
+ * limits stop floods; the 5-failures-per-15-minutes rule is counted in the database.
+ */
+export async function adminMfaRoutes(app: FastifyInstance): Promise<void> {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const ctx = app.ctx;
+  const limit = { rateLimit: { max: 30, timeWindow: '1 minute' } };
+  // Identity before the body is read: a stranger learns nothing from validation errors.
+  app.addHook('onRequest', async (request) => {
+    await requireAdminIdentity(request);
+  });
+
+  r.get('/api/admin/mfa/status', { config: limit }, async (request, reply) => {
+    const user = request.currentUser!;
+    return reply.header('cache-control', 'no-store').send(await service.status(ctx, user, request.sessionId!));
+  });
+
+  r.post('/api/admin/mfa/setup', { config: limit, schema: { body: z.object({}).strict().nullish() } }, async (request, reply) => {
+    const user = request.currentUser!;
+    return reply.header('cache-control', 'no-store').send(await service.setup(ctx, user));
+  });
+
+  r.post('/api/admin/mfa/confirm', { config: limit, schema: { body: z.object({ totpCode }).strict() } }, async (request, reply) => {
+    const user = request.currentUser!;
+    return reply.header('cache-control', 'no-store').send(await service.confirm(ctx, user, request.sessionId!, request.body.totpCode));
+  });
+
+  r.post(
+    '/api/admin/mfa/verify',
+    { config: limit, schema: { body: z.union([z.object({ totpCode }).strict(), z.object({ recoveryCode }).strict()]) } },
+    async (request, reply) => {
+      const user = request.currentUser!;
+      return reply.header('cache-control', 'no-store').send(await service.verify(ctx, user, request.sessionId!, request.body));
+    },
+  );
+}

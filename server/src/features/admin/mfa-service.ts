@@ -1,0 +1,179 @@
+import { toOtpauthUri } from '@common/otpauth';
+import type { Transaction } from 'kysely';
+import type { AppContext } from '../../context';
+import type { Database } from '../../db/types';
+import { AppError } from '../../lib/errors';
+import { newId } from '../../lib/ids';
+import { insertAuditEntry } from '../audit/repo';
+import type { CurrentUser } from '../auth/service';
+import { checkCode, DEFAULT_TOTP, hashBackupCode, manualEntry, newBackupCodes, newSecret, qrCodeDataUri } from '../verify/totp';
+import * as repo from './mfa-repo';
+
+/** An MFA verification lets the administrator act for 30 minutes, in that sign-in session only. */
+export const MFA_VALIDITY_MS = 30 * 60 * 1000;
+/** At most 5 failed codes per 15 minutes (SPEC §9), counted in the database. */
+export const MFA_MAX_FAILURES = 5;
+export const MFA_FAILURE_WINDOW_MS = 15 * 60 * 1000;
+export const MFA_ISSUER = 'Sixdigit Admin';
+
+const secretContext = (userId: string) => `admin_mfa:${userId}`;
+const recoveryKey = (ctx: AppContext) => ctx.secrets.deriveKey('admin-mfa-recovery-codes');
+const INVALID = 'Invalid code. Please try again.';
+
+export interface MfaStatus {
+  email: string;
+  mfaConfigured: boolean;
+  mfaVerified: boolean;
+  verifiedUntil: string | null;
+  recoveryCodesLeft: number;
+}
+
+/** Until when this session's MFA verification holds, or null when it does not (any more). */
+export async function verifiedUntil(ctx: AppContext, user: CurrentUser, sessionId: string, now = new Date()): Promise<Date | null> {
+  const verifiedAt = await repo.sessionVerifiedAt(ctx.db, sessionId, user.id);
+  if (!verifiedAt) return null;
+  const until = new Date(verifiedAt.getTime() + MFA_VALIDITY_MS);
+  return until > now ? until : null;
+}
+
+export async function status(ctx: AppContext, user: CurrentUser, sessionId: string, now = new Date()): Promise<MfaStatus> {
+  const row = await repo.findMfa(ctx.db, user.id);
+  const configured = Boolean(row?.confirmedAt);
+  const until = configured ? await verifiedUntil(ctx, user, sessionId, now) : null;
+  return {
+    email: user.email,
+    mfaConfigured: configured,
+    mfaVerified: until !== null,
+    verifiedUntil: until?.toISOString() ?? null,
+    recoveryCodesLeft: configured ? await repo.countUnusedRecoveryCodes(ctx.db, user.id) : 0,
+  };
+}
+
+export interface SetupResult {
+  qrCodeUrl: string;
+  secret: string;
+  manualEntry: string;
+  otpauthUri: string;
+}
+
+/** A pending secret to scan; it becomes the MFA only when its first code is confirmed. */
+export async function setup(ctx: AppContext, user: CurrentUser, now = new Date()): Promise<SetupResult> {
+  const existing = await repo.findMfa(ctx.db, user.id);
+  if (existing?.confirmedAt) {
+    throw new AppError('conflict', 'MFA is already configured. An operator can reset it with `npm run cli -- admin:mfa-reset`.');
+  }
+  const secret = newSecret(DEFAULT_TOTP.algorithm);
+  await repo.savePendingSecret(ctx.db, user.id, ctx.secrets.encrypt(secret, secretContext(user.id)), now);
+  const otpauthUri = toOtpauthUri({ type: 'totp', issuer: MFA_ISSUER, accountName: user.email, secret, ...DEFAULT_TOTP, counter: null });
+  return { qrCodeUrl: await qrCodeDataUri(otpauthUri), secret, manualEntry: manualEntry(secret), otpauthUri };
+}
+
+type Proof = { totpCode: string } | { recoveryCode: string };
+
+/**
+ * Checks one code under the attempt limit, inside one transaction that holds the MFA row's lock:
+ * concurrent guesses are counted one after another, and a failure is recorded before answering.
+ */
+async function checkProof(
+  ctx: AppContext,
+  user: CurrentUser,
+  proof: Proof,
+  expectConfirmed: boolean,
+  onSuccess: (trx: Transaction<Database>, step: number | null) => Promise<void>,
+  now: Date,
+): Promise<void> {
+  const outcome = await ctx.db.transaction().execute(async (trx) => {
+    await repo.lockMfa(trx, user.id);
+    const row = await repo.findMfa(trx, user.id);
+    if (!row) throw new AppError('conflict', expectConfirmed ? 'MFA is not configured yet: set it up first.' : 'Start the MFA setup first.');
+    if (expectConfirmed && !row.confirmedAt) throw new AppError('conflict', 'MFA is not configured yet: confirm the setup first.');
+    if (!expectConfirmed && row.confirmedAt) throw new AppError('conflict', 'MFA is already configured.');
+
+    const failures = await repo.failedAttemptsSince(trx, user.id, new Date(now.getTime() - MFA_FAILURE_WINDOW_MS));
+    if (failures.length >= MFA_MAX_FAILURES) {
+      const retryAfter = Math.max(1, Math.ceil((failures[0]!.getTime() + MFA_FAILURE_WINDOW_MS - now.getTime()) / 1000));
+      return { kind: 'throttled' as const, retryAfter };
+    }
+
+    let accepted = false;
+    let step: number | null = null;
+    if ('recoveryCode' in proof) {
+      accepted = expectConfirmed && (await repo.consumeRecoveryCode(trx, user.id, hashBackupCode(proof.recoveryCode, recoveryKey(ctx)), now));
+    } else {
+      const secret = ctx.secrets.decrypt(row.secretEnc, secretContext(user.id));
+      const check = checkCode(secret, proof.totpCode, DEFAULT_TOTP, 1, now.getTime());
+      // A code at or before the last accepted step is a replay (RFC 6238 §5.2).
+      if (check.outcome === 'match' && (row.lastUsedStep === null || check.step > row.lastUsedStep)) {
+        accepted = expectConfirmed ? await repo.advanceStep(trx, user.id, check.step, now) : true;
+        step = check.step;
+      }
+    }
+    if (!accepted) {
+      await repo.insertFailedAttempt(trx, newId('mfa'), user.id, now);
+      await insertAuditEntry(trx, { actorUserId: user.id, actorLabel: user.email, action: 'admin.mfa_failed', subjectType: 'user', subjectId: user.id, details: { via: 'recoveryCode' in proof ? 'recovery_code' : 'totp' } }, now);
+      return { kind: 'invalid' as const };
+    }
+    await onSuccess(trx, step);
+    return { kind: 'ok' as const };
+  });
+  if (outcome.kind === 'throttled') {
+    throw new AppError('too_many_attempts', `Too many wrong codes. Try again in ${Math.ceil(outcome.retryAfter / 60)} min.`, { 'retry-after': String(outcome.retryAfter) });
+  }
+  if (outcome.kind === 'invalid') throw new AppError('invalid_code', INVALID);
+}
+
+export interface ConfirmResult {
+  mfaConfigured: true;
+  mfaVerified: true;
+  verifiedUntil: string;
+  recoveryCodes: string[];
+}
+
+/** The first code from the authenticator app turns the pending secret into the MFA, and verifies this session. */
+export async function confirm(ctx: AppContext, user: CurrentUser, sessionId: string, totpCode: string, now = new Date()): Promise<ConfirmResult> {
+  const recoveryCodes = newBackupCodes();
+  const key = recoveryKey(ctx);
+  await checkProof(
+    ctx,
+    user,
+    { totpCode },
+    false,
+    async (trx, step) => {
+      await repo.markConfirmed(trx, user.id, step!, now);
+      await repo.replaceRecoveryCodes(trx, user.id, recoveryCodes.map((code) => ({ id: newId('mrc'), hash: hashBackupCode(code, key) })));
+      await repo.markSessionVerified(trx, sessionId, user.id, now);
+      await insertAuditEntry(trx, { actorUserId: user.id, actorLabel: user.email, action: 'admin.mfa_enabled', subjectType: 'user', subjectId: user.id }, now);
+    },
+    now,
+  );
+  return { mfaConfigured: true, mfaVerified: true, verifiedUntil: new Date(now.getTime() + MFA_VALIDITY_MS).toISOString(), recoveryCodes };
+}
+
+/** A code (or one recovery code) verifies this session for 30 minutes. */
+export async function verify(ctx: AppContext, user: CurrentUser, sessionId: string, proof: Proof, now = new Date()) {
+  await checkProof(
+    ctx,
+    user,
+    proof,
+    true,
+    async (trx) => {
+      await repo.markSessionVerified(trx, sessionId, user.id, now);
+      await insertAuditEntry(
+        trx,
+        { actorUserId: user.id, actorLabel: user.email, action: 'admin.mfa_verified', subjectType: 'user', subjectId: user.id, details: { via: 'recoveryCode' in proof ? 'recovery_code' : 'totp' } },
+        now,
+      );
+    },
+    now,
+  );
+  return { mfaVerified: true as const, verifiedUntil: new Date(now.getTime() + MFA_VALIDITY_MS).toISOString() };
+}
+
+/** For an operator whose administrator lost the device (`npm run cli -- admin:mfa-reset`). */
+export async function reset(ctx: AppContext, adminUserId: string, actorLabel: string, now = new Date()): Promise<boolean> {
+  return ctx.db.transaction().execute(async (trx) => {
+    const removed = await repo.deleteMfa(trx, adminUserId);
+    await insertAuditEntry(trx, { actorUserId: null, actorLabel, action: 'admin.mfa_reset', subjectType: 'user', subjectId: adminUserId, details: { hadMfa: removed } }, now);
+    return removed;
+  });
+}
