@@ -10,6 +10,9 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { Redis } from 'ioredis';
 import type { AppContext } from './context';
+import { adminImpersonationRoutes } from './features/admin/impersonation-routes';
+import { auditImpersonatedWrite } from './features/admin/impersonation-service';
+import { adminMfaRoutes } from './features/admin/mfa-routes';
 import { authRoutes } from './features/auth/routes';
 import { userTotpRoutes } from './features/authenticator/routes';
 import { businessRoutes } from './features/business/routes';
@@ -71,6 +74,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   app.decorate('ctx', ctx);
   app.decorateRequest('currentUser', null);
   app.decorateRequest('impersonatedBy', null);
+  app.decorateRequest('sessionId', null);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandling(app);
@@ -83,6 +87,8 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  // Every write made while an administrator acts as someone else is audited.
+  app.addHook('onResponse', auditImpersonatedWrite);
 
   // Cookie-authenticated writes must come from our own pages (SameSite=Lax is the first line).
   app.addHook('onRequest', async (request: FastifyRequest) => {
@@ -175,6 +181,8 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   await app.register(razorpayWebhookRoutes);
   await app.register(financialRoutes);
   await app.register(userTotpRoutes);
+  await app.register(adminMfaRoutes);
+  await app.register(adminImpersonationRoutes);
   // One per-key budget for every v1 route on both mounts.
   const apiKeyRateLimit = createApiKeyRateLimit(app);
   await app.register(verifyRoutesV1, { prefix: '/api/v1', rateLimit: apiKeyRateLimit });

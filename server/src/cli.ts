@@ -6,7 +6,8 @@ import { ROLES } from './features/auth/auth';
 import { ledgerTotals, listLedger } from './features/credits/repo';
 import { grantCredits, resolveBusiness } from './features/credits/service';
 import { approvePayment, listForOperator, rejectPayment } from './features/financial/service';
-import { listUsers } from './features/users/repo';
+import { reset as resetAdminMfa } from './features/admin/mfa-service';
+import { findUserByEmail, listUsers } from './features/users/repo';
 import { setUserRole } from './features/users/service';
 import { parseRupeesToPaise, paiseToDecimalString, verificationsForPaise } from '@common/pricing';
 import type { PaymentRequestStatus } from './db/types';
@@ -60,6 +61,18 @@ export const commands: Record<string, Command> = {
       if (!email || !role) throw new UsageError(`usage: sixdigit ${commands['role:set']!.usage}`);
       const user = await setUserRole(ctx.db, ctx.config.adminEmail, { email, role }, operator());
       out.log(`${user.email} is now ${user.role}.`);
+    },
+  },
+  'admin:mfa-reset': {
+    usage: 'admin:mfa-reset --yes',
+    summary: "Remove the administrator's MFA (lost device): the next sign-in sets it up again (audited).",
+    async run(ctx, args, out) {
+      const { values } = parseArgs({ args, options: { yes: { type: 'boolean' } } });
+      if (!values.yes) throw new UsageError(`This removes the MFA of ${ctx.config.adminEmail}. Run again with --yes to confirm.`);
+      const admin = await findUserByEmail(ctx.db, ctx.config.adminEmail);
+      if (!admin) throw new UsageError(`No account with ADMIN_EMAIL ${ctx.config.adminEmail} yet: nothing to reset.`);
+      const removed = await resetAdminMfa(ctx, admin.id, operator().label);
+      out.log(removed ? `MFA of ${admin.email} removed. At the next visit to /admin they set it up again.` : `${admin.email} had no MFA configured; nothing removed.`);
     },
   },
   'credits:grant': {

@@ -3,6 +3,7 @@ import { buildApp } from '../../app';
 import { createContext } from '../../context';
 import { ADMIN, get, oathtoolCode, post } from '../../../../test/support/admin';
 import { createTestApp, describeEachDialect, signIn, type TestApp } from '../../../../test/support/db';
+import { runCli } from '../../cli';
 import { MFA_VALIDITY_MS } from './mfa-service';
 
 const expectError = (res: { statusCode: number; json: () => { error: { code: string } } }, status: number, code: string) => {
@@ -125,5 +126,28 @@ describeEachDialect('admin MFA', (dialect) => {
       const audit = await t.ctx.db.selectFrom('audit_log').select('action').where('action', '=', 'admin.mfa_failed').execute();
       expect(audit.length).toBeGreaterThanOrEqual(5);
     });
+  });
+
+  it('`admin:mfa-reset --yes` removes the MFA for an operator whose administrator lost the device (audited); without --yes it refuses', async () => {
+    const db = t.ctx.config.database;
+    const env = {
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'silent',
+      ADMIN_EMAIL: ADMIN,
+      APP_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
+      DATABASE_URL: db.kind === 'postgres' ? db.url : `sqlite:${db.file}`,
+    };
+    const lines: string[] = [];
+    const out = { log: (l: string) => lines.push(l), error: (l: string) => lines.push(l) };
+    expect(await runCli(['admin:mfa-reset'], env, out)).toBe(64);
+    expect(await t.ctx.db.selectFrom('admin_mfa').selectAll().execute()).toHaveLength(1);
+    expect(await runCli(['admin:mfa-reset', '--yes'], env, out)).toBe(0);
+    expect(lines.join('\n')).toContain(`MFA of ${ADMIN} removed`);
+    expect(await t.ctx.db.selectFrom('admin_mfa').selectAll().execute()).toHaveLength(0);
+    expect(await t.ctx.db.selectFrom('admin_mfa_session').selectAll().execute()).toHaveLength(0);
+    const audit = await t.ctx.db.selectFrom('audit_log').selectAll().where('action', '=', 'admin.mfa_reset').executeTakeFirstOrThrow();
+    expect(audit.actor_label).toMatch(/^cli:/);
+    const cookie = await signIn(t.app, ADMIN, 'Ada Admin');
+    expect((await get(t.app, '/api/admin/mfa/status', cookie)).json()).toMatchObject({ mfaConfigured: false });
   });
 });

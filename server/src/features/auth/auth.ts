@@ -57,7 +57,9 @@ function splitName(name: unknown): { firstName: string | null; lastName: string 
 
 export function buildAuthOptions(config: Config, db: Kysely<Database>, dialect: Dialect, secret: string) {
   const plugins: BetterAuthPlugin[] = [
-    admin({ defaultRole: 'user', adminRoles: ['admin'] }),
+    // Only ever called server-side from our own routes (its HTTP endpoints are not routed): our
+    // impersonation uses its session swap, time-boxed to 30 minutes.
+    admin({ defaultRole: 'user', adminRoles: ['admin'], impersonationSessionDuration: 30 * 60 }),
   ];
   if (config.oidc) {
     const oidc = config.oidc;
@@ -153,6 +155,12 @@ export type Auth = ReturnType<typeof createAuth>;
 /** The endpoint our local sign-in plugin adds (plugins are typed loosely, so it is named here). */
 export interface LocalSignInApi {
   signInLocal(input: { body: { email: string; name: string }; returnHeaders: true }): Promise<{ headers: Headers }>;
+}
+
+/** The admin plugin's impersonation endpoints, called server-side by features/admin. */
+export interface ImpersonationApi {
+  impersonateUser(input: { body: { userId: string }; headers: Headers; returnHeaders: true }): Promise<{ headers: Headers; response: { session: { id: string; expiresAt: Date | string } } }>;
+  stopImpersonating(input: { headers: Headers; returnHeaders: true }): Promise<{ headers: Headers }>;
 }
 
 /** Creates or updates better-auth's own tables (its CLI does not run on Node 20). */

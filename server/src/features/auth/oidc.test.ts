@@ -169,6 +169,7 @@ describeEachDialect('OpenID Connect sign-in', (dialect) => {
       profileImageUrl: GRACE.picture,
       role: 'user',
       isAdmin: false,
+      impersonation: null,
     });
   });
 

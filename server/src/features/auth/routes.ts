@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { AppError, envelope } from '../../lib/errors';
 import { forwardSetCookies, toWebHeaders } from '../../lib/http';
 import { OIDC_PROVIDER_ID, type LocalSignInApi } from './auth';
+import { currentImpersonation } from '../admin/impersonation-service';
 import { loadCurrentUser } from './guards';
 import { renderLocalSignInPage } from './local-sign-in-page';
 import { safeReturnPath } from './service';
@@ -122,7 +123,8 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
   r.get('/api/auth/user', async (request, reply) => {
     const user = await loadCurrentUser(request);
     if (!user) throw new AppError('unauthorized', 'You are not signed in.');
-    return reply.header('cache-control', 'no-store').send(user);
+    const impersonation = await currentImpersonation(app.ctx, request);
+    return reply.header('cache-control', 'no-store').send({ ...user, impersonation });
   });
 
   for (const route of AUTH_LIBRARY_ROUTES) {

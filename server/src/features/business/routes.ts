@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../lib/errors';
-import { requireUser } from '../auth/guards';
+import { refuseWhileImpersonating, requireUser } from '../auth/guards';
 import { listLedger } from '../credits/repo';
 import { listVerificationsBetween } from '../verify/repo';
 import { storableText } from '../verify/schemas';
@@ -50,6 +50,8 @@ export async function businessRoutes(app: FastifyInstance): Promise<void> {
   r.put(
     '/api/business/auto-refill',
     {
+      // A payment setting: not for an administrator acting as the owner (DESIGN §4).
+      onRequest: [refuseWhileImpersonating('Payment settings cannot be changed while impersonating a user.')],
       schema: {
         body: z.object({
           enabled: z.boolean(),

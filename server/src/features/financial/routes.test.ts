@@ -1,3 +1,4 @@
+import { adminWithFreshMfa } from '../../../../test/support/admin';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, describeEachDialect, type TestApp } from '../../../../test/support/db';
 import {
@@ -232,10 +233,14 @@ describeEachDialect('financial manager desk', (dialect) => {
       expect(verify.json()).toMatchObject({ verified: true, balance: '4999.90' });
     });
 
-    it('accepts an approval without a body and lets the administrator approve', async () => {
+    it('accepts an approval without a body and lets the administrator approve — only with a fresh MFA', async () => {
       const biz = await createBusiness(t.app, 'Admin Approved');
       const payment = await submitPayment(t.app, biz.cookie);
-      const res = await t.app.inject({ method: 'POST', url: `/api/financial/approve-payment/${payment.id}`, headers: { cookie: admin.cookie, origin: 'http://localhost:5000' } });
+      const send = (cookie: string) => t.app.inject({ method: 'POST', url: `/api/financial/approve-payment/${payment.id}`, headers: { cookie, origin: 'http://localhost:5000' } });
+      expectError(await send(admin.cookie), 403, 'mfa_required');
+      expectError(await reject(payment.id, admin.cookie, { reason: 'not without MFA' }), 403, 'mfa_required');
+      const { cookie } = await adminWithFreshMfa(t.app);
+      const res = await send(cookie);
       expect(res.statusCode).toBe(200);
       expect(res.json()).toMatchObject({ status: 'approved', decisionNotes: null, processedBy: admin.email });
     });

@@ -1,6 +1,7 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { assertAdminWithFreshMfa } from '../admin/guard';
 import { requireRole } from '../auth/guards';
 import type { CurrentUser } from '../auth/service';
 import { storableText } from '../verify/schemas';
@@ -17,6 +18,10 @@ export async function financialRoutes(app: FastifyInstance): Promise<void> {
   app.addHook('onRequest', requireRole('financial_manager', 'admin'));
   const ctx = app.ctx;
   const actorOf = (user: CurrentUser, impersonatedBy: string | null) => ({ userId: user.id, label: user.email, impersonatedBy });
+  // Money decisions by the administrator need the administrator's fresh MFA, like every admin power.
+  const adminNeedsFreshMfa = async (request: FastifyRequest) => {
+    if (request.currentUser?.isAdmin && !request.impersonatedBy) await assertAdminWithFreshMfa(request);
+  };
 
   r.get('/api/financial/pending-approvals', async () => service.pendingApprovals(ctx));
 
@@ -28,14 +33,14 @@ export async function financialRoutes(app: FastifyInstance): Promise<void> {
 
   r.post(
     '/api/financial/approve-payment/:id',
-    { schema: { params: requestId, body: z.object({ notes: storableText().max(1000).optional() }).nullish() } },
+    { onRequest: [adminNeedsFreshMfa], schema: { params: requestId, body: z.object({ notes: storableText().max(1000).optional() }).nullish() } },
     async (request) => service.approvePayment(ctx, request.params.id, request.body ?? {}, actorOf(request.currentUser!, request.impersonatedBy)),
   );
 
   r.post(
     '/api/financial/reject-payment/:id',
     // A missing or blank reason reaches the service, which answers the one "reason required" message.
-    { schema: { params: requestId, body: z.object({ reason: storableText().max(500).optional() }).nullish() } },
+    { onRequest: [adminNeedsFreshMfa], schema: { params: requestId, body: z.object({ reason: storableText().max(500).optional() }).nullish() } },
     async (request) => service.rejectPayment(ctx, request.params.id, request.body ?? {}, actorOf(request.currentUser!, request.impersonatedBy)),
   );
 }

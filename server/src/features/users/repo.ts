@@ -1,4 +1,4 @@
-import type { Kysely, Selectable, Transaction } from 'kysely';
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import { toDate } from '../../db/normalize';
 import type { Database } from '../../db/types';
 
@@ -47,4 +47,64 @@ export async function listUsers(db: Executor, options: { limit?: number } = {}):
 
 export async function updateUserRole(db: Executor, id: string, role: string, now = new Date()): Promise<void> {
   await db.updateTable('user').set({ role, updatedAt: now }).where('id', '=', id).execute();
+}
+
+export interface UserSearchRow extends UserRow {
+  banned: boolean;
+  businessId: string | null;
+  companyName: string | null;
+  balancePaise: number | null;
+  apiKeyPrefix: string | null;
+  lastActiveAt: Date | null;
+}
+
+/**
+ * Users for the admin's search: matches e-mail, name, user id, business name or business id,
+ * case-insensitively (LOWER on both engines; `%`, `_` and `\` in the query match themselves).
+ */
+export async function searchUsers(db: Executor, query: string, limit: number): Promise<UserSearchRow[]> {
+  const needle = `%${query.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  let q = db
+    .selectFrom('user')
+    .leftJoin('business', 'business.owner_user_id', 'user.id')
+    .leftJoin('api_key', (join) => join.onRef('api_key.business_id', '=', 'business.id').on('api_key.revoked_at', 'is', null))
+    .select([
+      'user.id',
+      'user.email',
+      'user.name',
+      'user.firstName',
+      'user.lastName',
+      'user.image',
+      'user.role',
+      'user.createdAt',
+      'user.banned',
+      'business.id as business_id',
+      'business.company_name',
+      'business.balance_paise',
+      'api_key.prefix as api_key_prefix',
+    ])
+    .select((eb) =>
+      eb.selectFrom('session').select((s) => s.fn.max('session.updatedAt').as('last')).whereRef('session.userId', '=', 'user.id').as('last_active'),
+    )
+    .orderBy('user.createdAt', 'desc')
+    .limit(limit);
+  if (query) {
+    q = q.where((eb) =>
+      eb.or(
+        ['user.email', 'user.name', 'user.id', 'business.company_name', 'business.id'].map((column) =>
+          sql<boolean>`lower(${sql.ref(column)}) like ${needle} escape '\\'`,
+        ),
+      ),
+    );
+  }
+  const rows = await q.execute();
+  return rows.map((row) => ({
+    ...toUserRow(row),
+    banned: Boolean(row.banned),
+    businessId: row.business_id ?? null,
+    companyName: row.company_name ?? null,
+    balancePaise: row.balance_paise === null || row.balance_paise === undefined ? null : Number(row.balance_paise),
+    apiKeyPrefix: row.api_key_prefix ?? null,
+    lastActiveAt: row.last_active ? toDate(row.last_active) : null,
+  }));
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { requireUser } from '../auth/guards';
+import { refuseWhileImpersonating, requireUser } from '../auth/guards';
 import * as service from './service';
 
 const webhookId = z.object({ id: z.string().min(1).max(40) });
@@ -10,6 +10,8 @@ const webhookId = z.object({ id: z.string().min(1).max(40) });
 export async function webhookRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   app.addHook('onRequest', requireUser);
+  // Signing secrets and endpoints belong to the owner: an impersonating admin could send events anywhere.
+  app.addHook('onRequest', refuseWhileImpersonating('Webhooks are not available while impersonating a user.'));
   const ctx = app.ctx;
 
   r.get('/api/webhooks', async (request) => service.listWebhooks(ctx, request.currentUser!));
