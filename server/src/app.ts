@@ -13,6 +13,7 @@ import type { AppContext } from './context';
 import { adminImpersonationRoutes } from './features/admin/impersonation-routes';
 import { auditImpersonatedWrite } from './features/admin/impersonation-service';
 import { adminMfaRoutes } from './features/admin/mfa-routes';
+import { adminRoutes } from './features/admin/routes';
 import { authRoutes } from './features/auth/routes';
 import { userTotpRoutes } from './features/authenticator/routes';
 import { businessRoutes } from './features/business/routes';
@@ -29,6 +30,8 @@ import { siteVariantFor } from './lib/site-variant';
 declare module 'fastify' {
   interface FastifyInstance {
     ctx: AppContext;
+    /** the shared rate-limit store's connection, when REDIS_URL is set (the admin dashboard pings it) */
+    redis: Redis | null;
   }
 }
 
@@ -132,6 +135,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   const redis = config.redisUrl
     ? new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1, connectTimeout: 5000 })
     : undefined;
+  app.decorate('redis', redis ?? null);
   if (redis) {
     try {
       await redis.connect();
@@ -183,6 +187,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   await app.register(userTotpRoutes);
   await app.register(adminMfaRoutes);
   await app.register(adminImpersonationRoutes);
+  await app.register(adminRoutes);
   // One per-key budget for every v1 route on both mounts.
   const apiKeyRateLimit = createApiKeyRateLimit(app);
   await app.register(verifyRoutesV1, { prefix: '/api/v1', rateLimit: apiKeyRateLimit });

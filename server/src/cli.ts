@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './config';
 import { createContext, migrateToLatest, type AppContext } from './context';
 import { ROLES } from './features/auth/auth';
+import { searchAuditEntries } from './features/audit/repo';
 import { ledgerTotals, listLedger } from './features/credits/repo';
 import { grantCredits, resolveBusiness } from './features/credits/service';
 import { approvePayment, listForOperator, rejectPayment } from './features/financial/service';
@@ -12,6 +13,13 @@ import { setUserRole } from './features/users/service';
 import { parseRupeesToPaise, paiseToDecimalString, verificationsForPaise } from '@common/pricing';
 import type { PaymentRequestStatus } from './db/types';
 import { AppError } from './lib/errors';
+import { isoDate } from './lib/schemas';
+
+/** Text from the database, safe for an operator's terminal: control characters shown, not run. */
+function printable(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
 
 /**
  * The operator CLI: `npm run cli -- <command>` or the `sixdigit` bin.
@@ -73,6 +81,50 @@ export const commands: Record<string, Command> = {
       if (!admin) throw new UsageError(`No account with ADMIN_EMAIL ${ctx.config.adminEmail} yet: nothing to reset.`);
       const removed = await resetAdminMfa(ctx, admin.id, operator().label);
       out.log(removed ? `MFA of ${admin.email} removed. At the next visit to /admin they set it up again.` : `${admin.email} had no MFA configured; nothing removed.`);
+    },
+  },
+  'audit:list': {
+    usage: 'audit:list [--actor TEXT] [--action NAME|PREFIX.] [--target ID] [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--limit N] [--json]',
+    summary: 'Read the audit log (newest first), with the same filters as /admin/audit.',
+    async run(ctx, args, out) {
+      const { values } = parseArgs({
+        args,
+        options: {
+          actor: { type: 'string' },
+          action: { type: 'string' },
+          target: { type: 'string' },
+          from: { type: 'string' },
+          to: { type: 'string' },
+          limit: { type: 'string' },
+          json: { type: 'boolean' },
+        },
+      });
+      const day = (text: string | undefined, name: string) => {
+        if (text === undefined) return undefined;
+        const parsed = isoDate.safeParse(text);
+        if (!parsed.success) throw new UsageError(`--${name} must be a calendar day YYYY-MM-DD (got "${text}").`);
+        return new Date(`${text}T00:00:00.000Z`);
+      };
+      const limit = values.limit === undefined ? 100 : Number(values.limit);
+      if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) throw new UsageError('--limit must be a whole number from 1 to 10000.');
+      const to = day(values.to, 'to');
+      const { entries, total } = await searchAuditEntries(
+        ctx.db,
+        {
+          ...(values.actor ? { actor: values.actor } : {}),
+          ...(values.action ? { action: values.action } : {}),
+          ...(values.target ? { target: values.target } : {}),
+          ...(values.from ? { from: day(values.from, 'from') } : {}),
+          ...(to ? { to: new Date(to.getTime() + 86_400_000) } : {}),
+        },
+        { offset: 0, limit },
+      );
+      if (values.json) return out.log(JSON.stringify({ total, entries }, null, 2));
+      if (entries.length === 0) return out.log('No audit entries match.');
+      for (const e of entries) {
+        out.log([e.createdAt.toISOString(), e.action, e.actorLabel, e.subjectType ? `${e.subjectType}:${e.subjectId}` : '-', JSON.stringify(e.details)].map(printable).join('  '));
+      }
+      out.log(`${entries.length} of ${total} entries.`);
     },
   },
   'credits:grant': {

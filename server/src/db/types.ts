@@ -331,6 +331,12 @@ export interface UserNoticeTable {
   read_at: Timestamp | null;
 }
 
+export interface ServiceHeartbeatTable {
+  /** e.g. `webhook-worker:<host>:<pid>` */
+  name: string;
+  beat_at: Timestamp;
+}
+
 export interface Database {
   user: UserTable;
   session: SessionTable;
@@ -358,6 +364,7 @@ export interface Database {
   admin_mfa_session: AdminMfaSessionTable;
   impersonation: ImpersonationTable;
   user_notice: UserNoticeTable;
+  service_heartbeat: ServiceHeartbeatTable;
 }
 
 export type Dialect = 'sqlite' | 'postgres';

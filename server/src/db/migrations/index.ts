@@ -5,6 +5,7 @@ import * as m20261121020000 from './20261121020000_webhooks';
 import * as m20261121030000 from './20261121030000_authenticator';
 import * as m20261121040000 from './20261121040000_payments';
 import * as m20261124100000 from './20261124100000_admin_mfa_impersonation';
+import * as m20261124100100 from './20261124100100_service_heartbeat';
 
 /** Every migration, by name; names sort in the order they run. Add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   '20261121030000_authenticator': m20261121030000,
   '20261121040000_payments': m20261121040000,
   '20261124100000_admin_mfa_impersonation': m20261124100000,
+  '20261124100100_service_heartbeat': m20261124100100,
 };

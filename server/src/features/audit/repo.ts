@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import { toDate, fromJson, toJson } from '../../db/normalize';
 import type { Database } from '../../db/types';
 import { newId } from '../../lib/ids';
@@ -47,4 +47,44 @@ export async function listAuditEntries(db: Executor, filter: { subjectId?: strin
     details: fromJson<Record<string, unknown>>(row.details),
     createdAt: toDate(row.created_at),
   }));
+}
+
+export interface AuditFilter {
+  /** part of the actor's label (an e-mail, `cli:<user>`) or the actor's user id */
+  actor?: string;
+  /** an action, or a prefix ending in "." (e.g. `impersonation.`) */
+  action?: string;
+  /** the subject's id (a user, business or payment id) */
+  target?: string;
+  from?: Date;
+  /** exclusive */
+  to?: Date;
+}
+
+/** The admin's audit viewer and `audit:list`: filtered, newest first, paged, with the total. */
+export async function searchAuditEntries(db: Executor, filter: AuditFilter, page: { offset: number; limit: number }) {
+  let base = db.selectFrom('audit_log');
+  if (filter.actor) {
+    const needle = `%${filter.actor.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    base = base.where((eb) => eb.or([sql<boolean>`lower(actor_label) like ${needle} escape '\\'`, eb('actor_user_id', '=', filter.actor!)]));
+  }
+  if (filter.action) base = filter.action.endsWith('.') ? base.where('action', 'like', `${filter.action.replace(/[\\%_]/g, '')}%`) : base.where('action', '=', filter.action);
+  if (filter.target) base = base.where('subject_id', '=', filter.target);
+  if (filter.from) base = base.where('created_at', '>=', filter.from);
+  if (filter.to) base = base.where('created_at', '<', filter.to);
+  const [{ n }] = [await base.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()];
+  const rows = await base.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').offset(page.offset).limit(page.limit).execute();
+  return {
+    total: Number(n),
+    entries: rows.map((row) => ({
+      id: row.id,
+      actorUserId: row.actor_user_id,
+      actorLabel: row.actor_label,
+      action: row.action,
+      subjectType: row.subject_type,
+      subjectId: row.subject_id,
+      details: fromJson<Record<string, unknown>>(row.details),
+      createdAt: toDate(row.created_at),
+    })),
+  };
 }

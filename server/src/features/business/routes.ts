@@ -2,6 +2,8 @@ import { getTopUpPack, paiseToDecimalString, rupeesToPaise } from '@common/prici
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { csvField } from '../../lib/csv';
+import { isoDate } from '../../lib/schemas';
 import { AppError } from '../../lib/errors';
 import { refuseWhileImpersonating, requireUser } from '../auth/guards';
 import { listLedger } from '../credits/repo';
@@ -10,22 +12,6 @@ import { storableText } from '../verify/schemas';
 import * as service from './service';
 
 const MAX_EXPORT_ROWS = 100_000;
-const isoDate = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'use YYYY-MM-DD')
-  // JavaScript rolls 2026-02-30 over to 2 March; only real calendar days are accepted.
-  .refine((d) => {
-    const day = new Date(`${d}T00:00:00.000Z`);
-    return !Number.isNaN(day.getTime()) && day.toISOString().startsWith(d);
-  }, 'not a calendar date');
-
-function csvField(value: string | number | null): string {
-  const text = value === null ? '' : String(value);
-  // Quote always; neutralise spreadsheet formulas in free text (CSV injection).
-  const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
-  return `"${safe.replace(/"/g, '""')}"`;
-}
-
 /** The business dashboard's calls (session cookie). Thin: each handler is one service call. */
 export async function businessRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();

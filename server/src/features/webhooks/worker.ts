@@ -1,6 +1,8 @@
+import { hostname } from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../../context';
 import { newId } from '../../lib/ids';
+import { beat } from '../health/repo';
 import * as repo from './repo';
 import type { WebhookSender } from './sender';
 import { signedHeaders } from './signing';
@@ -9,6 +11,8 @@ import { signedHeaders } from './signing';
 export const RETRY_DELAYS_MS = [1_000, 5_000, 30_000];
 /** A claimed row not finished within this lease is taken again (its worker died). */
 export const LEASE_MS = 60_000;
+export const WORKER_HEARTBEAT_PREFIX = 'webhook-worker:';
+const HEARTBEAT_EVERY_MS = 10_000;
 
 export interface WorkerOptions {
   sender: WebhookSender;
@@ -46,6 +50,7 @@ export class WebhookWorker {
       if (this.stopped) return;
       try {
         await this.runOnce();
+        await this.heartbeat();
       } catch (err) {
         this.options.logger?.error({ err }, 'webhook worker pass failed');
       }
@@ -58,6 +63,16 @@ export class WebhookWorker {
     this.stopped = true;
     clearTimeout(this.timer);
     await this.running?.catch(() => {});
+  }
+
+  private lastBeatAt = 0;
+
+  /** Tells the admin dashboard (of any instance) that this worker is alive, at most every 10 s. */
+  private async heartbeat(): Promise<void> {
+    const now = this.now();
+    if (now.getTime() - this.lastBeatAt < HEARTBEAT_EVERY_MS) return;
+    this.lastBeatAt = now.getTime();
+    await beat(this.ctx.db, `${WORKER_HEARTBEAT_PREFIX}${hostname()}:${process.pid}`, now);
   }
 
   /** One pass: claim what is due and deliver it. Returns how many attempts were made. */

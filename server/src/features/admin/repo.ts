@@ -1,0 +1,80 @@
+import type { Kysely, Transaction } from 'kysely';
+import { toDate, toNumber } from '../../db/normalize';
+import type { Database } from '../../db/types';
+
+type Executor = Kysely<Database> | Transaction<Database>;
+
+export interface DashboardTotals {
+  users: number;
+  activeApiKeys: number;
+  verificationsToday: number;
+  revenueTodayPaise: number;
+}
+
+/** The admin dashboard's headline figures, counted from the rows themselves. */
+export async function dashboardTotals(db: Executor, since: Date): Promise<DashboardTotals> {
+  const [users, keys, verifications, revenue] = await Promise.all([
+    db.selectFrom('user').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow(),
+    db.selectFrom('api_key').select((eb) => eb.fn.countAll().as('n')).where('revoked_at', 'is', null).executeTakeFirstOrThrow(),
+    db.selectFrom('totp_verification').select((eb) => eb.fn.countAll().as('n')).where('created_at', '>=', since).executeTakeFirstOrThrow(),
+    // Money that came in: bank/UPI approvals and card payments are `top_up` ledger rows (grants are not revenue).
+    db
+      .selectFrom('ledger_entry')
+      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('amount_paise'), eb.val(0)).as('paise'))
+      .where('kind', '=', 'top_up')
+      .where('created_at', '>=', since)
+      .executeTakeFirstOrThrow(),
+  ]);
+  return {
+    users: toNumber(users.n),
+    activeApiKeys: toNumber(keys.n),
+    verificationsToday: toNumber(verifications.n),
+    revenueTodayPaise: toNumber(revenue.paise),
+  };
+}
+
+/** Deliveries waiting to be made (pending or being delivered) and the oldest that is already due. */
+export async function outboxStats(db: Executor, now: Date): Promise<{ depth: number; oldestDueAt: Date | null }> {
+  const row = await db
+    .selectFrom('webhook_delivery')
+    .select((eb) => [eb.fn.countAll().as('n')])
+    .where('status', 'in', ['pending', 'delivering'])
+    .executeTakeFirstOrThrow();
+  const oldest = await db
+    .selectFrom('webhook_delivery')
+    .select((eb) => eb.fn.min('next_attempt_at').as('at'))
+    .where('status', 'in', ['pending', 'delivering'])
+    .where('next_attempt_at', '<=', now)
+    .executeTakeFirst();
+  return { depth: toNumber(row.n), oldestDueAt: oldest?.at ? toDate(oldest.at) : null };
+}
+
+export interface PaymentOverview {
+  pending: number;
+  approved: number;
+  rejected: number;
+  pendingPaise: number;
+  avgProcessingSeconds: number | null;
+}
+
+export async function paymentOverview(db: Executor): Promise<PaymentOverview> {
+  const rows = await db
+    .selectFrom('payment_request')
+    .select((eb) => ['status', eb.fn.countAll().as('n'), eb.fn.coalesce(eb.fn.sum<number>('amount_paise'), eb.val(0)).as('paise')])
+    .groupBy('status')
+    .execute();
+  const processed = await db.selectFrom('payment_request').select(['created_at', 'processed_at']).where('processed_at', 'is not', null).orderBy('processed_at', 'desc').limit(500).execute();
+  const count = (status: string) => toNumber(rows.find((r) => r.status === status)?.n ?? 0);
+  const durations = processed.map((r) => (toDate(r.processed_at).getTime() - toDate(r.created_at).getTime()) / 1000);
+  return {
+    pending: count('pending'),
+    approved: count('approved'),
+    rejected: count('rejected'),
+    pendingPaise: toNumber(rows.find((r) => r.status === 'pending')?.paise ?? 0),
+    avgProcessingSeconds: durations.length ? Math.round(durations.reduce((a, b) => a + b, 0) / durations.length) : null,
+  };
+}
+
+export async function listFinancialManagers(db: Executor): Promise<Array<{ id: string; email: string; name: string }>> {
+  return db.selectFrom('user').select(['id', 'email', 'name']).where('role', '=', 'financial_manager').orderBy('email').execute();
+}
