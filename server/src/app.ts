@@ -10,6 +10,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { Redis } from 'ioredis';
 import type { AppContext } from './context';
+import { adminBusinessRoutes } from './features/admin/businesses-routes';
 import { adminImpersonationRoutes } from './features/admin/impersonation-routes';
 import { auditImpersonatedWrite } from './features/admin/impersonation-service';
 import { adminMfaRoutes } from './features/admin/mfa-routes';
@@ -188,6 +189,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   await app.register(adminMfaRoutes);
   await app.register(adminImpersonationRoutes);
   await app.register(adminRoutes);
+  await app.register(adminBusinessRoutes);
   // One per-key budget for every v1 route on both mounts.
   const apiKeyRateLimit = createApiKeyRateLimit(app);
   await app.register(verifyRoutesV1, { prefix: '/api/v1', rateLimit: apiKeyRateLimit });

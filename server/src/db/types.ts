@@ -60,6 +60,9 @@ export interface BusinessTable {
   auto_refill_pack_id: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** set while an administrator has suspended the business's API access */
+  suspended_at: Timestamp | null;
+  suspended_reason: string | null;
 }
 
 export interface ApiKeyTable {

@@ -1,5 +1,5 @@
-import type { Kysely, Transaction } from 'kysely';
-import { toDate, toNumber } from '../../db/normalize';
+import { sql, type Kysely, type Transaction } from 'kysely';
+import { toBoolean, toDate, toDateOrNull, toNumber } from '../../db/normalize';
 import type { Database } from '../../db/types';
 
 type Executor = Kysely<Database> | Transaction<Database>;
@@ -77,4 +77,78 @@ export async function paymentOverview(db: Executor): Promise<PaymentOverview> {
 
 export async function listFinancialManagers(db: Executor): Promise<Array<{ id: string; email: string; name: string }>> {
   return db.selectFrom('user').select(['id', 'email', 'name']).where('role', '=', 'financial_manager').orderBy('email').execute();
+}
+
+export interface BusinessRow {
+  id: string;
+  companyName: string;
+  ownerUserId: string;
+  ownerEmail: string;
+  ownerBanned: boolean;
+  balancePaise: number;
+  rateLimitPerMinute: number;
+  suspendedAt: Date | null;
+  suspendedReason: string | null;
+  apiKey: { prefix: string; createdAt: Date; lastUsedAt: Date | null } | null;
+  createdAt: Date;
+}
+
+/** Businesses for the admin: by company name, business id, owner e-mail or owner id (case-insensitive). */
+export async function searchBusinesses(db: Executor, query: string, limit: number, onlyId?: string): Promise<BusinessRow[]> {
+  const needle = `%${query.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  let q = db
+    .selectFrom('business')
+    .innerJoin('user', 'user.id', 'business.owner_user_id')
+    .leftJoin('api_key', (join) => join.onRef('api_key.business_id', '=', 'business.id').on('api_key.revoked_at', 'is', null))
+    .select([
+      'business.id',
+      'business.company_name',
+      'business.owner_user_id',
+      'business.balance_paise',
+      'business.rate_limit_per_minute',
+      'business.suspended_at',
+      'business.suspended_reason',
+      'business.created_at',
+      'user.email',
+      'user.banned',
+      'api_key.prefix',
+      'api_key.created_at as key_created_at',
+      'api_key.last_used_at',
+    ])
+    .orderBy('business.created_at', 'desc')
+    .limit(limit);
+  if (onlyId) q = q.where('business.id', '=', onlyId);
+  else if (query) {
+    q = q.where((eb) =>
+      eb.or(['business.company_name', 'business.id', 'user.email', 'user.id'].map((column) => sql<boolean>`lower(${sql.ref(column)}) like ${needle} escape '\\'`)),
+    );
+  }
+  const rows = await q.execute();
+  return rows.map((r) => ({
+    id: r.id,
+    companyName: r.company_name,
+    ownerUserId: r.owner_user_id,
+    ownerEmail: r.email,
+    ownerBanned: toBoolean(r.banned ?? false),
+    balancePaise: toNumber(r.balance_paise),
+    rateLimitPerMinute: toNumber(r.rate_limit_per_minute),
+    suspendedAt: toDateOrNull(r.suspended_at),
+    suspendedReason: r.suspended_reason,
+    apiKey: r.prefix ? { prefix: r.prefix, createdAt: toDate(r.key_created_at), lastUsedAt: toDateOrNull(r.last_used_at) } : null,
+    createdAt: toDate(r.created_at),
+  }));
+}
+
+export async function setUserBanned(db: Executor, userId: string, ban: { reason: string } | null, now: Date): Promise<boolean> {
+  const result = await db
+    .updateTable('user')
+    .set({ banned: ban !== null, banReason: ban?.reason ?? null, banExpires: null, updatedAt: now })
+    .where('id', '=', userId)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Signs the user out everywhere (a banned user keeps no session). */
+export async function deleteSessionsOf(db: Executor, userId: string): Promise<void> {
+  await db.deleteFrom('session').where('userId', '=', userId).execute();
 }

@@ -14,6 +14,8 @@ export interface Business {
   lowBalanceNotified: boolean;
   autoRefill: { enabled: boolean; thresholdPaise: number | null; packId: string | null };
   createdAt: Date;
+  /** API access suspended by the administrator (every /api/v1 call answers 403 `suspended`) */
+  suspended: { at: Date; reason: string } | null;
 }
 
 export function toBusiness(row: Selectable<BusinessTable>): Business {
@@ -30,6 +32,7 @@ export function toBusiness(row: Selectable<BusinessTable>): Business {
       packId: row.auto_refill_pack_id,
     },
     createdAt: toDate(row.created_at),
+    suspended: row.suspended_at ? { at: toDate(row.suspended_at), reason: row.suspended_reason ?? '' } : null,
   };
 }
 
@@ -133,18 +136,33 @@ const selectBusinessByKeyHash = preparedQuery((db, hash: string) =>
   db
     .selectFrom('api_key')
     .innerJoin('business', 'business.id', 'api_key.business_id')
+    // A removed owner takes the key with them; a banned one is refused by the caller.
+    .innerJoin('user', 'user.id', 'business.owner_user_id')
     .selectAll('business')
-    .select(['api_key.id as key_id'])
+    .select(['api_key.id as key_id', 'user.banned as owner_banned'])
     .where('api_key.key_hash', '=', hash)
     .where('api_key.revoked_at', 'is', null),
 );
 
-/** The hot path of every public API call: one indexed lookup by hash. */
-export async function findBusinessByApiKeyHash(db: Executor, hash: string): Promise<{ keyId: string; business: Business } | undefined> {
+/**
+ * The hot path of every public API call: one indexed lookup by hash. The one place a key becomes
+ * a business, so whatever stops a key (revocation, suspension, the owner banned or removed) is
+ * decided here.
+ */
+export async function findBusinessByApiKeyHash(db: Executor, hash: string): Promise<{ keyId: string; business: Business; ownerBanned: boolean } | undefined> {
   const [row] = (await selectBusinessByKeyHash(db, hash)).rows;
   if (!row) return undefined;
-  const { key_id, ...business } = row;
-  return { keyId: key_id, business: toBusiness(business) };
+  const { key_id, owner_banned, ...business } = row;
+  return { keyId: key_id, business: toBusiness(business), ownerBanned: toBoolean(owner_banned ?? false) };
+}
+
+export async function setSuspended(db: Executor, id: string, suspension: { at: Date; reason: string } | null): Promise<boolean> {
+  const result = await db
+    .updateTable('business')
+    .set({ suspended_at: suspension?.at ?? null, suspended_reason: suspension?.reason ?? null, updated_at: suspension?.at ?? new Date() })
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }
 
 export async function touchApiKey(db: Executor, keyId: string, now: Date): Promise<void> {

@@ -37,6 +37,9 @@ async function authenticateApiKey(request: FastifyRequest): Promise<void> {
   const hash = apiKeyHash(match[1]!);
   const found = hash ? await findBusinessByApiKeyHash(request.server.ctx.db, hash) : undefined;
   if (!found) throw new AppError('unauthorized', 'This API key is not valid or has been revoked.');
+  if (found.business.suspended || found.ownerBanned) {
+    throw new AppError('suspended', 'API access for this account is suspended. Contact support.');
+  }
   request.business = found.business;
   request.apiKeyId = found.keyId;
   const now = Date.now();
@@ -49,6 +52,7 @@ async function authenticateApiKey(request: FastifyRequest): Promise<void> {
 const errors = {
   400: ErrorEnvelope.describe('Invalid body (validation_failed, invalid_json)'),
   401: ErrorEnvelope.describe('Missing, invalid or revoked API key (unauthorized)'),
+  403: ErrorEnvelope.describe('API access suspended by the operator (suspended)'),
   413: ErrorEnvelope.describe('Body too large (payload_too_large)'),
   429: ErrorEnvelope.describe('Per-key rate limit (rate_limited); see Retry-After'),
 };
@@ -84,7 +88,7 @@ export async function verifyRoutesV1(app: FastifyInstance, options: VerifyRoutes
   r.get(
     '/profile',
     {
-      schema: { tags: ['account'], summary: 'Your balance and limits', security: [{ apiKey: [] }], response: { 200: ProfileResponse, 401: errors[401], 429: errors[429] } },
+      schema: { tags: ['account'], summary: 'Your balance and limits', security: [{ apiKey: [] }], response: { 200: ProfileResponse, 401: errors[401], 403: errors[403], 429: errors[429] } },
     },
     async (request) => service.profile(withBusiness(request)) as z.infer<typeof ProfileResponse>,
   );
@@ -92,7 +96,7 @@ export async function verifyRoutesV1(app: FastifyInstance, options: VerifyRoutes
   r.post(
     '/test',
     {
-      schema: { tags: ['account'], summary: 'Check an API key (free)', security: [{ apiKey: [] }], response: { 200: TestResponse, 401: errors[401], 429: errors[429] } },
+      schema: { tags: ['account'], summary: 'Check an API key (free)', security: [{ apiKey: [] }], response: { 200: TestResponse, 401: errors[401], 403: errors[403], 429: errors[429] } },
     },
     async (request) => ({ ok: true as const, business_id: withBusiness(request).id }),
   );
@@ -161,7 +165,7 @@ export async function verifyRoutesV1(app: FastifyInstance, options: VerifyRoutes
         summary: 'Remove an enrolled user and their backup codes',
         security: [{ apiKey: [] }],
         params: z.object({ user_id: userId }),
-        response: { 204: z.null().describe('Deleted'), 401: errors[401], 404: ErrorEnvelope.describe('No such enrolled user (not_found)'), 429: errors[429] },
+        response: { 204: z.null().describe('Deleted'), 401: errors[401], 403: errors[403], 404: ErrorEnvelope.describe('No such enrolled user (not_found)'), 429: errors[429] },
       },
     },
     async (request, reply) => {
