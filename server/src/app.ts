@@ -33,7 +33,13 @@ declare module 'fastify' {
     ctx: AppContext;
     /** the shared rate-limit store's connection, when REDIS_URL is set (the admin dashboard pings it) */
     redis: Redis | null;
+    routeTable: readonly RouteEntry[];
   }
+}
+
+export interface RouteEntry {
+  method: string;
+  url: string;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/;
@@ -76,6 +82,12 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   });
 
   app.decorate('ctx', ctx);
+  // Every route as registered (tests read it: a permission test cannot forget a route).
+  const routeTable: RouteEntry[] = [];
+  app.decorate('routeTable', routeTable);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) if (method !== 'HEAD') routeTable.push({ method, url: route.url });
+  });
   app.decorateRequest('currentUser', null);
   app.decorateRequest('impersonatedBy', null);
   app.decorateRequest('sessionId', null);
