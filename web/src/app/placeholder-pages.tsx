@@ -4,14 +4,9 @@
  * feature's page (web/src/features/<name>/<Name>Page.tsx) when it lands.
  */
 import {
-  BadgeIndianRupee,
   FileText,
-  LayoutDashboard,
   Mail,
   Newspaper,
-  ShieldEllipsis,
-  UserCog,
-  Users,
   Wallet,
 } from 'lucide-react';
 import { useParams } from 'react-router';
@@ -67,65 +62,6 @@ export function ContactPlaceholder() {
         'Payment issues reviewed within 2–4 hours',
         'Refund requests reviewed by an administrator',
       ]}
-    />
-  );
-}
-
-export function AdminSetupPlaceholder() {
-  return (
-    <ComingSoonPage
-      icon={ShieldEllipsis}
-      title="Admin security setup"
-      description="Authenticator-app MFA for the system administrator, required for every admin operation."
-      features={['MFA status overview', 'MFA setup with a QR code', 'Code verification valid for 30 minutes', 'Links to the admin tools']}
-    />
-  );
-}
-
-export function AdminDashboardPlaceholder() {
-  return (
-    <ComingSoonPage
-      icon={LayoutDashboard}
-      title="Admin dashboard"
-      description="Users, API keys, verifications and revenue at a glance."
-      features={['Headline statistics', 'Payments awaiting approval', 'Service status', 'Recent activity']}
-      backTo={{ label: 'Back to admin setup', to: '/admin' }}
-    />
-  );
-}
-
-export function AdminPaymentsPlaceholder() {
-  return (
-    <ComingSoonPage
-      icon={BadgeIndianRupee}
-      title="Payment approvals"
-      description="Review bank and UPI payments and credit the customer's account."
-      features={['Pending approvals and totals', 'Review with bank details and notes', 'Approve or reject with a reason']}
-      backTo={{ label: 'Back to admin setup', to: '/admin' }}
-    />
-  );
-}
-
-export function AdminImpersonationPlaceholder() {
-  return (
-    <ComingSoonPage
-      icon={Users}
-      title="User impersonation"
-      description="See the product as a customer sees it, with payments disabled and every action logged."
-      features={['Search users by e-mail, business or ID', 'Start and stop an impersonation session', 'A banner while a session is active']}
-      backTo={{ label: 'Back to admin setup', to: '/admin' }}
-    />
-  );
-}
-
-export function AdminRolesPlaceholder() {
-  return (
-    <ComingSoonPage
-      icon={UserCog}
-      title="Role management"
-      description="Assign and remove the Financial Manager role."
-      features={['Assign by e-mail', 'Remove by e-mail', 'The role hierarchy explained']}
-      backTo={{ label: 'Back to admin setup', to: '/admin' }}
     />
   );
 }

@@ -1,10 +1,17 @@
 import type { ReactElement } from 'react';
-import { Route, Routes } from 'react-router';
+import { Navigate, Route, Routes } from 'react-router';
 import { PageSpinner } from '@/components/ui/spinner';
 import { useCurrentUser } from '@/features/auth/api';
 import { EnterpriseDocsPage } from '@/features/enterprise/EnterpriseDocsPage';
 import { EnterpriseLandingPage } from '@/features/enterprise/EnterpriseLandingPage';
 import { EnterprisePricingPage } from '@/features/enterprise/EnterprisePricingPage';
+import { AdminAuditPage } from '@/features/admin/AdminAuditPage';
+import { AdminBusinessesPage } from '@/features/admin/AdminBusinessesPage';
+import { AdminDashboardPage } from '@/features/admin/AdminDashboardPage';
+import { AdminImpersonationPage } from '@/features/admin/AdminImpersonationPage';
+import { AdminPaymentsPage } from '@/features/admin/AdminPaymentsPage';
+import { AdminRolesPage } from '@/features/admin/AdminRolesPage';
+import { AdminSetupPage } from '@/features/admin/AdminSetupPage';
 import { AuthenticatorPage } from '@/features/authenticator/AuthenticatorPage';
 import { AccountTotpPage } from '@/features/account-totp/AccountTotpPage';
 import { BusinessPage } from '@/features/business/BusinessPage';
@@ -17,11 +24,6 @@ import { QrTestPage } from '@/features/qr-test/QrTestPage';
 import { EnterpriseLayout } from './layout/EnterpriseLayout';
 import { PublicLayout, SignedInLayout } from './layout/SignedInLayout';
 import {
-  AdminDashboardPlaceholder,
-  AdminImpersonationPlaceholder,
-  AdminPaymentsPlaceholder,
-  AdminRolesPlaceholder,
-  AdminSetupPlaceholder,
   BlogPlaceholder,
   BlogPostPlaceholder,
   ContactPlaceholder,
@@ -44,11 +46,17 @@ const PUBLIC_ROUTES: PageRoute[] = [
   { path: '/blog/:id', element: <BlogPostPlaceholder /> },
   { path: '/payment-methods', element: <PaymentMethodsPlaceholder /> },
   { path: '/contact', element: <ContactPlaceholder /> },
-  { path: '/admin', element: <AdminSetupPlaceholder /> },
-  { path: '/admin/dashboard', element: <AdminDashboardPlaceholder /> },
-  { path: '/admin/payments', element: <AdminPaymentsPlaceholder /> },
-  { path: '/admin/impersonation', element: <AdminImpersonationPlaceholder /> },
-  { path: '/admin/roles', element: <AdminRolesPlaceholder /> },
+  { path: '/admin', element: <AdminSetupPage /> },
+  { path: '/admin/dashboard', element: <AdminDashboardPage /> },
+  { path: '/admin/payments', element: <AdminPaymentsPage /> },
+  { path: '/admin/impersonation', element: <AdminImpersonationPage /> },
+  { path: '/admin/roles', element: <AdminRolesPage /> },
+  { path: '/admin/audit', element: <AdminAuditPage /> },
+  { path: '/admin/businesses', element: <AdminBusinessesPage /> },
+  // The names SPEC §2 uses for the same pages.
+  { path: '/admin-dashboard', element: <Navigate to="/admin/dashboard" replace /> },
+  { path: '/admin-role-management', element: <Navigate to="/admin/roles" replace /> },
+  { path: '/admin-payments', element: <Navigate to="/admin/payments" replace /> },
   { path: '/financial-manager', element: <FinancialDeskPage /> },
 ];
 
@@ -59,6 +67,7 @@ const PROTECTED_ROUTES: PageRoute[] = [
   { path: '/totp', element: <AccountTotpPage /> },
   { path: '/business', element: <BusinessPage /> },
   { path: '/business/add-credits', element: <AddCreditsPage /> },
+  { path: '/business-dashboard', element: <Navigate to="/business" replace /> },
   { path: '/testQR', element: <QrTestPage /> },
 ];
 

@@ -1,4 +1,5 @@
 import { Outlet } from 'react-router';
+import { ImpersonationBanner, UserNotices } from '@/features/admin/components/ImpersonationBanner';
 import type { CurrentUser } from '@/features/auth/api';
 import { SiteFooter } from './SiteFooter';
 import { SiteHeader } from './SiteHeader';
@@ -15,8 +16,10 @@ export function SignedInLayout({ user }: { user: CurrentUser }) {
   return (
     <>
       <SkipLink />
+      <ImpersonationBanner user={user} />
       <SiteHeader user={user} />
       <main id="main" tabIndex={-1} className="flex flex-1 flex-col outline-none">
+        <UserNotices user={user} />
         <Outlet />
       </main>
       <SiteFooter links={FOOTER_LINKS} tagline="TOTP verification at ₹0.10 per verification" />

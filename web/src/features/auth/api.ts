@@ -14,6 +14,8 @@ export interface CurrentUser {
   profileImageUrl: string | null;
   role: UserRole;
   isAdmin: boolean;
+  /** set while the administrator acts as this user (every page shows a banner) */
+  impersonation?: { adminEmail: string; userEmail: string; reason: string; startedAt: string; expiresAt: string } | null;
 }
 
 export const authQueryKeys = {

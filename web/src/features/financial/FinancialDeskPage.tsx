@@ -170,7 +170,7 @@ function StatsGrid({ stats, isLoading }: { stats: DeskStats | undefined; isLoadi
   );
 }
 
-function PendingCard({ payment: p, onApprove, onReject }: { payment: DeskPayment; onApprove: () => void; onReject: () => void }) {
+export function PendingCard({ payment: p, onApprove, onReject }: { payment: DeskPayment; onApprove: () => void; onReject: () => void }) {
   const amount = rupeesText(p.amount);
   return (
     <Card>
@@ -228,7 +228,7 @@ function Field({ term, children, wide = false }: { term: string; children: React
   );
 }
 
-function RecentList({ items, isLoading, isError }: { items: DeskPayment[] | undefined; isLoading: boolean; isError: boolean }) {
+export function RecentList({ items, isLoading, isError }: { items: DeskPayment[] | undefined; isLoading: boolean; isError: boolean }) {
   if (isLoading) return <Skeleton className="h-24" />;
   if (isError) return <p role="alert" className="text-sm text-destructive">Couldn&apos;t load the recently processed payments.</p>;
   if (!items?.length) return <p className="text-sm text-muted-foreground">Nothing processed yet.</p>;

@@ -102,7 +102,11 @@ function useDecision<TInput>(request: (input: TInput) => Promise<DeskPayment>) {
       client.setQueryData<DeskPayment[]>(deskQueryKeys.pending, (old) => old?.filter((p) => p.id !== decided.id));
     },
     // Refresh after failures too: a 409 means someone else decided it meanwhile.
-    onSettled: () => void client.invalidateQueries({ queryKey: deskQueryKeys.all }),
+    onSettled: () => {
+      void client.invalidateQueries({ queryKey: deskQueryKeys.all });
+      // The admin's payments page shows the same requests.
+      void client.invalidateQueries({ queryKey: ['/api/admin'] });
+    },
   });
 }
 
