@@ -41,7 +41,7 @@ describe('/admin', () => {
   });
 
   it('sets up MFA: QR and key, the button only at exactly 6 digits, then the recovery codes once', async () => {
-    const confirm = vi.fn(() => jsonResponse(200, { mfaConfigured: true, mfaVerified: true, verifiedUntil: verified.verifiedUntil, recoveryCodes: Array.from({ length: 10 }, (_, i) => `abcd-ef0${i}`) }));
+    const confirm = vi.fn((_init: RequestInit | undefined) => jsonResponse(200, { mfaConfigured: true, mfaVerified: true, verifiedUntil: verified.verifiedUntil, recoveryCodes: Array.from({ length: 10 }, (_, i) => `abcd-ef0${i}`) }));
     let status = unconfigured;
     serve(admin, {
       'GET /api/admin/mfa/status': () => jsonResponse(200, status),
@@ -67,7 +67,7 @@ describe('/admin', () => {
     expect(button).toBeEnabled();
     await user.click(button);
     expect(await screen.findByTestId('recovery-codes')).toBeInTheDocument();
-    expect(JSON.parse(String((confirm.mock.calls[0] as unknown[] as [RequestInit])[0]?.body))).toEqual({ totpCode: '123456' });
+    expect(JSON.parse(String(confirm.mock.calls[0]?.[0]?.body))).toEqual({ totpCode: '123456' });
     await user.click(screen.getByRole('button', { name: 'I saved them' }));
     expect(await screen.findByRole('link', { name: /Admin dashboard/ })).toBeInTheDocument();
     expect(screen.queryByTestId('recovery-codes')).not.toBeInTheDocument();
