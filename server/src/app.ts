@@ -20,6 +20,7 @@ import { userTotpRoutes } from './features/authenticator/routes';
 import { businessRoutes } from './features/business/routes';
 import { financialRoutes } from './features/financial/routes';
 import { healthRoutes } from './features/health/routes';
+import { lunaRoutes } from './features/luna/routes';
 import { paymentRoutes, razorpayWebhookRoutes } from './features/payments/routes';
 import { createApiKeyRateLimit, verifyRoutesV1 } from './features/verify/routes.v1';
 import { webhookRoutes } from './features/webhooks/routes';
@@ -202,6 +203,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   await app.register(adminImpersonationRoutes);
   await app.register(adminRoutes);
   await app.register(adminBusinessRoutes);
+  await app.register(lunaRoutes);
   // One per-key budget for every v1 route on both mounts.
   const apiKeyRateLimit = createApiKeyRateLimit(app);
   await app.register(verifyRoutesV1, { prefix: '/api/v1', rateLimit: apiKeyRateLimit });

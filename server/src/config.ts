@@ -73,6 +73,10 @@ const envSchema = z.object({
   RAZORPAY_KEY_SECRET: z.preprocess(emptyToUndefined, z.string().min(8, 'must be at least 8 characters').max(200).optional()),
   RAZORPAY_WEBHOOK_SECRET: z.preprocess(emptyToUndefined, z.string().min(8, 'must be at least 8 characters').max(200).optional()),
   RAZORPAY_API_BASE: z.preprocess(emptyToUndefined, z.url({ message: 'must be an absolute URL' }).default('https://api.razorpay.com')),
+  LUNA_LLM_BASE_URL: z.preprocess(emptyToUndefined, z.url({ message: 'must be an absolute URL (an OpenAI-compatible /v1 base)' }).optional()),
+  LUNA_LLM_API_KEY: optionalString,
+  LUNA_LLM_MODEL: z.preprocess(emptyToUndefined, z.string().min(1).max(200).default('llama3.2')),
+  LUNA_LLM_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(500).max(120_000).default(8000)),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -113,6 +117,8 @@ export interface Config {
   webhookWorker: boolean;
   payee: PayeeConfig;
   razorpay: RazorpayConfig | undefined;
+  /** Luna drafts answers with this OpenAI-compatible model when set (else retrieval only) */
+  lunaLlm: { baseUrl: string; apiKey: string | undefined; model: string; timeoutMs: number } | undefined;
 }
 
 /** Where bank/UPI top-ups are paid. `demo` until PAYEE_UPI_ID is set: clearly fake, never payable. */
@@ -232,5 +238,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
             apiBase: env.RAZORPAY_API_BASE.replace(/\/+$/, ''),
           }
         : undefined,
+    lunaLlm: env.LUNA_LLM_BASE_URL
+      ? { baseUrl: env.LUNA_LLM_BASE_URL.replace(/\/+$/, ''), apiKey: env.LUNA_LLM_API_KEY, model: env.LUNA_LLM_MODEL, timeoutMs: env.LUNA_LLM_TIMEOUT_MS }
+      : undefined,
   };
 }
