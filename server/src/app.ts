@@ -18,6 +18,7 @@ import { adminRoutes } from './features/admin/routes';
 import { authRoutes } from './features/auth/routes';
 import { userTotpRoutes } from './features/authenticator/routes';
 import { businessRoutes } from './features/business/routes';
+import { contactRoutes } from './features/contact/routes';
 import { financialRoutes } from './features/financial/routes';
 import { healthRoutes } from './features/health/routes';
 import { lunaRoutes } from './features/luna/routes';
@@ -204,6 +205,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   await app.register(adminRoutes);
   await app.register(adminBusinessRoutes);
   await app.register(lunaRoutes);
+  await app.register(contactRoutes);
   // One per-key budget for every v1 route on both mounts.
   const apiKeyRateLimit = createApiKeyRateLimit(app);
   await app.register(verifyRoutesV1, { prefix: '/api/v1', rateLimit: apiKeyRateLimit });

@@ -340,6 +340,28 @@ export interface ServiceHeartbeatTable {
   beat_at: Timestamp;
 }
 
+export type ContactCategory = 'general' | 'technical' | 'payment' | 'refund';
+export type ContactStatus = 'open' | 'assigned_to_luna' | 'escalated' | 'closed';
+
+export interface ContactMessageTable {
+  id: string;
+  reference: string;
+  user_id: string | null;
+  email: string;
+  company_name: string | null;
+  category: ContactCategory;
+  subject: string;
+  message: string;
+  status: ContactStatus;
+  escalated_to: 'luna' | 'admin' | null;
+  luna_response: string | null;
+  resolution: string | null;
+  closed_by: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  closed_at: Timestamp | null;
+}
+
 export interface Database {
   user: UserTable;
   session: SessionTable;
@@ -368,6 +390,7 @@ export interface Database {
   impersonation: ImpersonationTable;
   user_notice: UserNoticeTable;
   service_heartbeat: ServiceHeartbeatTable;
+  contact_message: ContactMessageTable;
 }
 
 export type Dialect = 'sqlite' | 'postgres';

@@ -7,6 +7,7 @@ import * as m20261121040000 from './20261121040000_payments';
 import * as m20261124100000 from './20261124100000_admin_mfa_impersonation';
 import * as m20261124100100 from './20261124100100_service_heartbeat';
 import * as m20261124100200 from './20261124100200_business_suspension';
+import * as m20261124200000 from './20261124200000_contact';
 
 /** Every migration, by name; names sort in the order they run. Add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   '20261124100000_admin_mfa_impersonation': m20261124100000,
   '20261124100100_service_heartbeat': m20261124100100,
   '20261124100200_business_suspension': m20261124100200,
+  '20261124200000_contact': m20261124200000,
 };

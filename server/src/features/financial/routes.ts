@@ -5,6 +5,7 @@ import { assertAdminWithFreshMfa } from '../admin/guard';
 import { requireRole } from '../auth/guards';
 import type { CurrentUser } from '../auth/service';
 import { storableText } from '../verify/schemas';
+import * as contact from '../contact/service';
 import * as service from './service';
 
 const requestId = z.object({ id: z.string().min(1).max(40) });
@@ -42,5 +43,23 @@ export async function financialRoutes(app: FastifyInstance): Promise<void> {
     // A missing or blank reason reaches the service, which answers the one "reason required" message.
     { onRequest: [adminNeedsFreshMfa], schema: { params: requestId, body: z.object({ reason: storableText().max(500).optional() }).nullish() } },
     async (request) => service.rejectPayment(ctx, request.params.id, request.body ?? {}, actorOf(request.currentUser!, request.impersonatedBy)),
+  );
+
+  r.get(
+    '/api/financial/contact-messages',
+    { schema: { querystring: z.object({ status: z.enum(['all', 'active', 'open', 'assigned_to_luna', 'escalated', 'closed']).default('all') }) } },
+    async (request) => contact.deskList(ctx, request.query.status),
+  );
+
+  r.post(
+    '/api/financial/escalate-message/:id',
+    { onRequest: [adminNeedsFreshMfa], schema: { params: requestId, body: z.object({ escalationType: z.enum(['luna', 'admin']) }) } },
+    async (request) => contact.escalate(ctx, request.params.id, request.body.escalationType, actorOf(request.currentUser!, null)),
+  );
+
+  r.post(
+    '/api/financial/close-message/:id',
+    { onRequest: [adminNeedsFreshMfa], schema: { params: requestId, body: z.object({ resolution: storableText().trim().min(1, 'resolution: say how it was resolved.').max(2000) }) } },
+    async (request) => contact.close(ctx, request.params.id, request.body.resolution, actorOf(request.currentUser!, null)),
   );
 }

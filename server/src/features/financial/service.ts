@@ -8,6 +8,7 @@ import { insertAuditEntry } from '../audit/repo';
 import { appendCredit } from '../credits/repo';
 import * as payments from '../payments/repo';
 import { PAYMENT_METHOD_LABEL, creditedText } from '../payments/service';
+import { countOpen } from '../contact/repo';
 import * as repo from './repo';
 
 /**
@@ -69,11 +70,11 @@ export async function listForOperator(ctx: AppContext, status: PaymentRequestSta
 }
 
 export async function stats(ctx: AppContext, now = new Date()) {
-  const counts = await repo.deskCounts(ctx.db, startOfIstDay(now));
+  const [counts, openMessages] = await Promise.all([repo.deskCounts(ctx.db, startOfIstDay(now)), countOpen(ctx.db)]);
   return {
     pendingApprovals: counts.pendingCount,
-    // The contact desk is a later issue; until then there are no messages to answer.
-    openMessages: 0,
+    /** contact messages not closed yet (open, with Luna, or escalated) */
+    openMessages,
     todayApprovals: counts.approvedCount,
     /** the rupees waiting for a decision */
     totalAmount: paiseToDecimalString(counts.pendingPaise),
