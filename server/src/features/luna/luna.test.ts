@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestApp, describeEachDialect, type TestApp } from '../../../../test/support/db';
 import { startFakeModel, type FakeModel } from '../../../../test/fakes/openai-compatible';
 import { call, createBusiness } from '../../../../test/support/payments';
