@@ -5,7 +5,6 @@
  */
 import {
   FileText,
-  Mail,
   Newspaper,
   Wallet,
 } from 'lucide-react';
@@ -47,21 +46,6 @@ export function PaymentMethodsPlaceholder() {
       title="Payment methods"
       description="How to buy verification credits: bank transfer and UPI, with card payments to follow."
       features={['Bank transfer and UPI top-ups', 'Processing times and business hours', 'Top-up packs from ₹5,000']}
-    />
-  );
-}
-
-export function ContactPlaceholder() {
-  return (
-    <ComingSoonPage
-      icon={Mail}
-      title="Contact support"
-      description="Reach the right team for technical questions, payments and refunds."
-      features={[
-        'Technical questions answered at once by Luna AI',
-        'Payment issues reviewed within 2–4 hours',
-        'Refund requests reviewed by an administrator',
-      ]}
     />
   );
 }

@@ -36,9 +36,12 @@ describe('main variant, signed out', () => {
 
   it('opens public routes such as /contact and /admin without signing in', async () => {
     stubServer(null);
-    renderApp('/contact');
-    expect(await screen.findByRole('heading', { level: 1, name: 'Contact support' })).toBeInTheDocument();
-    expect(screen.getByText('Coming in this release')).toBeInTheDocument();
+    const contact = renderApp('/contact');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Contact us' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Send message' })).toBeInTheDocument();
+    contact.unmount();
+    renderApp('/admin');
+    expect(await screen.findByRole('heading', { name: 'Authentication Required' })).toBeInTheDocument();
     expect(hardNavigate).not.toHaveBeenCalled();
   });
 

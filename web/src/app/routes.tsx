@@ -15,6 +15,7 @@ import { AdminSetupPage } from '@/features/admin/AdminSetupPage';
 import { AuthenticatorPage } from '@/features/authenticator/AuthenticatorPage';
 import { AccountTotpPage } from '@/features/account-totp/AccountTotpPage';
 import { BusinessPage } from '@/features/business/BusinessPage';
+import { ContactPage } from '@/features/contact/ContactPage';
 import { FinancialDeskPage } from '@/features/financial/FinancialDeskPage';
 import { HomePage } from '@/features/home/HomePage';
 import { LandingPage } from '@/features/landing/LandingPage';
@@ -26,7 +27,6 @@ import { PublicLayout, SignedInLayout } from './layout/SignedInLayout';
 import {
   BlogPlaceholder,
   BlogPostPlaceholder,
-  ContactPlaceholder,
   PaymentMethodsPlaceholder,
 } from './placeholder-pages';
 import { RequireAuth } from './RequireAuth';
@@ -45,7 +45,7 @@ const PUBLIC_ROUTES: PageRoute[] = [
   { path: '/blog', element: <BlogPlaceholder /> },
   { path: '/blog/:id', element: <BlogPostPlaceholder /> },
   { path: '/payment-methods', element: <PaymentMethodsPlaceholder /> },
-  { path: '/contact', element: <ContactPlaceholder /> },
+  { path: '/contact', element: <ContactPage /> },
   { path: '/admin', element: <AdminSetupPage /> },
   { path: '/admin/dashboard', element: <AdminDashboardPage /> },
   { path: '/admin/payments', element: <AdminPaymentsPage /> },

@@ -22,8 +22,10 @@ describeEachDialect('Luna without a model', (dialect) => {
   });
   afterAll(async () => t?.close());
 
-  it('is for signed-in people only, and refuses a blank question', async () => {
-    expect((await ask(t, undefined, 'hello')).statusCode).toBe(401);
+  it('answers visitors from the docs only (no account), and refuses a blank question', async () => {
+    const visitor = (await ask(t, undefined, "What's my balance?")).json();
+    expect(visitor.response).toContain("don't have a business account");
+    expect((await ask(t, undefined, 'What does a 402 mean?')).json().response).toContain('insufficient_credits');
     const blank = await ask(t, owner.cookie, '   ');
     expect(blank.statusCode).toBe(400);
     expect(blank.json().error.code).toBe('validation_failed');

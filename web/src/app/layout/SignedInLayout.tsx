@@ -1,6 +1,7 @@
-import { Outlet } from 'react-router';
+import { Outlet, useLocation } from 'react-router';
 import { ImpersonationBanner, UserNotices } from '@/features/admin/components/ImpersonationBanner';
 import type { CurrentUser } from '@/features/auth/api';
+import { LunaWidget } from '@/features/luna/LunaWidget';
 import { SiteFooter } from './SiteFooter';
 import { SiteHeader } from './SiteHeader';
 
@@ -13,6 +14,7 @@ const FOOTER_LINKS = [
 
 /** Main variant, signed in: shared header and footer around every page. */
 export function SignedInLayout({ user }: { user: CurrentUser }) {
+  const { pathname } = useLocation();
   return (
     <>
       <SkipLink />
@@ -23,6 +25,8 @@ export function SignedInLayout({ user }: { user: CurrentUser }) {
         <Outlet />
       </main>
       <SiteFooter links={FOOTER_LINKS} tagline="TOTP verification at ₹0.10 per verification" />
+      {/* /contact brings its own Luna (it is there for visitors too). */}
+      {pathname !== '/contact' && <LunaWidget userId={user.id} />}
     </>
   );
 }

@@ -10,6 +10,7 @@ import { StatusBadge } from '@/features/payments/components/StatusBadge';
 import { rupeesText } from '@/features/payments/components/PaymentRequestsList';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { isForbidden, useDeskStats, usePendingApprovals, useRecentlyProcessed, type DeskPayment, type DeskStats } from './api';
+import { ContactMessages } from './components/ContactMessages';
 import { ApproveDialog, RejectDialog } from './components/DecisionDialogs';
 
 export const ACCESS_DENIED = "Access Denied: You don't have permission to access this area.";
@@ -115,6 +116,8 @@ function Desk() {
           </ul>
         )}
       </section>
+
+      <ContactMessages />
 
       <section aria-labelledby="recent-heading" className="space-y-3">
         <h2 id="recent-heading" className="text-xl font-semibold">
