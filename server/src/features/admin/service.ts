@@ -4,6 +4,8 @@ import type { AppContext } from '../../context';
 import { AppError } from '../../lib/errors';
 import { searchAuditEntries, type AuditFilter } from '../audit/repo';
 import { lastBeat, pingDatabase } from '../health/repo';
+import * as contactRepo from '../contact/repo';
+import { deskView as contactDeskView } from '../contact/service';
 import * as financial from '../financial/service';
 import { setUserRole, type Actor } from '../users/service';
 import * as usersRepo from '../users/repo';
@@ -38,7 +40,7 @@ const auditView = (e: Awaited<ReturnType<typeof searchAuditEntries>>['entries'][
 /** The admin dashboard: every figure read from the database (or measured) now. */
 export async function dashboard(app: FastifyInstance, now = new Date()) {
   const ctx = app.ctx;
-  const [totals, overview, pending, outbox, beatAt, database, redis, activity] = await Promise.all([
+  const [totals, overview, pending, outbox, beatAt, database, redis, activity, escalated] = await Promise.all([
     repo.dashboardTotals(ctx.db, financial.startOfIstDay(now)),
     repo.paymentOverview(ctx.db),
     financial.pendingApprovals(ctx),
@@ -47,7 +49,9 @@ export async function dashboard(app: FastifyInstance, now = new Date()) {
     timed(() => pingDatabase(ctx.db)),
     app.redis ? timed(() => app.redis!.ping()) : Promise.resolve(null),
     searchAuditEntries(ctx.db, {}, { offset: 0, limit: 10 }),
+    contactRepo.listByStatus(ctx.db, 'escalated', 50),
   ]);
+  const forAdmin = escalated.filter((m) => m.escalatedTo === 'admin');
   return {
     totals: {
       users: totals.users,
@@ -67,6 +71,8 @@ export async function dashboard(app: FastifyInstance, now = new Date()) {
       },
     },
     recentActivity: activity.entries.map(auditView),
+    // Refunds and messages a financial manager sent up: the admin's queue (answered on the desk).
+    escalatedMessages: { count: forAdmin.length, items: forAdmin.slice(0, 5).map(contactDeskView) },
   };
 }
 

@@ -11,9 +11,11 @@ const from = () => `10.88.0.${++address}`;
 describeEachDialect('contact desk', (dialect) => {
   let t: TestApp;
   let fm: { cookie: string };
+  let adminCookie: string;
   beforeAll(async () => {
     t = await createTestApp(dialect);
     fm = await signInWithRole(t.ctx, t.app, 'financial_manager');
+    ({ cookie: adminCookie } = await adminWithFreshMfa(t.app));
   });
   afterAll(async () => t?.close());
 
@@ -104,6 +106,8 @@ describeEachDialect('contact desk', (dialect) => {
 
       const toAdmin = await call(t.app, 'POST', `/api/financial/escalate-message/${a.id}`, fm.cookie, { escalationType: 'admin' });
       expect(toAdmin.json().message).toMatchObject({ status: 'escalated', escalatedTo: 'admin' });
+      const queue = (await call(t.app, 'GET', '/api/admin/dashboard', adminCookie)).json().escalatedMessages;
+      expect(queue.items.map((m: { id: string }) => m.id)).toContain(a.id);
       const escalated = (await call(t.app, 'GET', '/api/financial/contact-messages?status=escalated', fm.cookie)).json().messages;
       expect(escalated.map((m: { id: string }) => m.id)).toContain(a.id);
       expect(escalated.every((m: { status: string }) => m.status === 'escalated')).toBe(true);
@@ -134,8 +138,7 @@ describeEachDialect('contact desk', (dialect) => {
       const admin = await signInAsAdmin(t.ctx, t.app);
       expect((await call(t.app, 'GET', '/api/financial/contact-messages', admin.cookie)).statusCode).toBe(200);
       expectError(await call(t.app, 'POST', `/api/financial/close-message/${msg.id}`, admin.cookie, { resolution: 'no MFA' }), 403, 'mfa_required');
-      const { cookie } = await adminWithFreshMfa(t.app);
-      expect((await call(t.app, 'POST', `/api/financial/close-message/${msg.id}`, cookie, { resolution: 'Answered by e-mail' })).statusCode).toBe(200);
+      expect((await call(t.app, 'POST', `/api/financial/close-message/${msg.id}`, adminCookie, { resolution: 'Answered by e-mail' })).statusCode).toBe(200);
     });
   });
 });

@@ -136,6 +136,32 @@ function DashboardBody({ data }: { data: AdminDashboard }) {
         </Card>
       </div>
 
+      <Card>
+        <CardHeader className="flex-row items-center justify-between gap-2">
+          <CardTitle className="text-base">Escalated to you</CardTitle>
+          <Badge variant={data.escalatedMessages.count ? 'destructive' : 'secondary'}>{data.escalatedMessages.count} waiting</Badge>
+        </CardHeader>
+        <CardContent className="space-y-3 text-sm">
+          {data.escalatedMessages.items.length === 0 ? (
+            <p className="text-muted-foreground">No refund requests or escalated messages.</p>
+          ) : (
+            <ul className="divide-y" aria-label="Messages escalated to the admin">
+              {data.escalatedMessages.items.map((m) => (
+                <li key={m.id} className="flex flex-col gap-0.5 py-2 sm:flex-row sm:items-center sm:justify-between">
+                  <span className="min-w-0 break-words">
+                    <span className="font-medium">{m.subject}</span> <span className="text-muted-foreground">· {m.email}</span>
+                  </span>
+                  <span className="shrink-0 font-mono text-xs">{m.reference}</span>
+                </li>
+              ))}
+            </ul>
+          )}
+          <Button asChild variant="outline" size="sm">
+            <Link to="/financial-manager">Answer on the desk</Link>
+          </Button>
+        </CardContent>
+      </Card>
+
       <section aria-labelledby="tools-heading" className="space-y-3">
         <h2 id="tools-heading" className="text-xl font-semibold">
           Admin tools

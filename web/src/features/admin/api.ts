@@ -47,6 +47,7 @@ export interface AdminDashboard {
     worker: { enabled: boolean; lastHeartbeatAt: string | null; ok: boolean };
   };
   recentActivity: AuditEntry[];
+  escalatedMessages: { count: number; items: Array<{ id: string; reference: string; subject: string; category: string; email: string; createdAt: string }> };
 }
 
 export interface AdminPayments {
