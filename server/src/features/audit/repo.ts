@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import { toDate, fromJson, toJson } from '../../db/normalize';
 import type { Database } from '../../db/types';
 import { newId } from '../../lib/ids';
@@ -33,11 +33,8 @@ export async function insertAuditEntry(db: Executor, entry: AuditEntry, now = ne
   return id;
 }
 
-export async function listAuditEntries(db: Executor, filter: { subjectId?: string; limit?: number } = {}) {
-  let query = db.selectFrom('audit_log').selectAll().orderBy('created_at', 'desc').limit(filter.limit ?? 100);
-  if (filter.subjectId) query = query.where('subject_id', '=', filter.subjectId);
-  const rows = await query.execute();
-  return rows.map((row) => ({
+function toAuditRecord(row: Selectable<Database['audit_log']>) {
+  return {
     id: row.id,
     actorUserId: row.actor_user_id,
     actorLabel: row.actor_label,
@@ -46,7 +43,14 @@ export async function listAuditEntries(db: Executor, filter: { subjectId?: strin
     subjectId: row.subject_id,
     details: fromJson<Record<string, unknown>>(row.details),
     createdAt: toDate(row.created_at),
-  }));
+  };
+}
+
+export async function listAuditEntries(db: Executor, filter: { subjectId?: string; limit?: number } = {}) {
+  let query = db.selectFrom('audit_log').selectAll().orderBy('created_at', 'desc').limit(filter.limit ?? 100);
+  if (filter.subjectId) query = query.where('subject_id', '=', filter.subjectId);
+  const rows = await query.execute();
+  return rows.map(toAuditRecord);
 }
 
 export interface AuditFilter {
@@ -76,15 +80,6 @@ export async function searchAuditEntries(db: Executor, filter: AuditFilter, page
   const rows = await base.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').offset(page.offset).limit(page.limit).execute();
   return {
     total: Number(n),
-    entries: rows.map((row) => ({
-      id: row.id,
-      actorUserId: row.actor_user_id,
-      actorLabel: row.actor_label,
-      action: row.action,
-      subjectType: row.subject_type,
-      subjectId: row.subject_id,
-      details: fromJson<Record<string, unknown>>(row.details),
-      createdAt: toDate(row.created_at),
-    })),
+    entries: rows.map(toAuditRecord),
   };
 }

@@ -10,7 +10,8 @@ import { useCurrentUser } from '@/features/auth/api';
 import { ApiError } from '@/lib/api';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { useAdminRoles, useAssignFinancialManager, useRemoveFinancialManager } from './api';
-import { AdminGate, AdminLoadError, AdminPage, GateCard } from './components/AdminShell';
+import { GateCard } from '@/components/GateCard';
+import { AdminGate, AdminLoadError, AdminPage } from './components/AdminShell';
 
 export const ADMIN_ACCESS_REQUIRED = 'Admin Access Required - Only the system administrator can manage user roles.';
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;

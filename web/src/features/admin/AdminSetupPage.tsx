@@ -27,7 +27,8 @@ import { ApiError, isUnauthorized } from '@/lib/api';
 import { useCopy } from '@/lib/use-copy';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { useMfaConfirm, useMfaSetup, useMfaStatus, useMfaVerify, type MfaSetup, type MfaStatus } from './api';
-import { GateCard, SixDigitInput, useCountdown } from './components/AdminShell';
+import { GateCard } from '@/components/GateCard';
+import { SixDigitInput, useCountdown } from './components/AdminShell';
 
 export const ADMIN_TOOLS = [
   { to: '/admin/dashboard', label: 'Admin dashboard', description: 'Users, keys, verifications, revenue and service status', icon: LayoutDashboard },

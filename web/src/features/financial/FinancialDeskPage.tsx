@@ -1,5 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { BadgeIndianRupee, CheckCircle2, Clock, Inbox, Landmark, LogIn, MessageSquare, RotateCw, ShieldX, TriangleAlert, XCircle } from 'lucide-react';
+import { GateCard } from '@/components/GateCard';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { PageSpinner } from '@/components/ui/spinner';
@@ -24,39 +25,23 @@ export function FinancialDeskPage() {
   if (isLoading) return <PageSpinner label="Loading" />;
   if (!user) {
     return (
-      <Gate icon={LogIn} title="Authentication Required">
+      <GateCard icon={LogIn} title="Authentication Required">
         <p className="text-sm text-muted-foreground">Please log in with a financial manager account.</p>
         <Button asChild>
           <a href={loginUrl('/financial-manager')}>Log In</a>
         </Button>
-      </Gate>
+      </GateCard>
     );
   }
   if (!DESK_ROLES.includes(user.role)) return <AccessDenied />;
   return <Desk />;
 }
 
-function Gate({ icon: Icon, title, children, alert = false }: { icon: typeof LogIn; title: string; children: ReactNode; alert?: boolean }) {
-  return (
-    <div className="mx-auto w-full max-w-xl px-4 py-16 sm:px-6">
-      <Card role={alert ? 'alert' : undefined}>
-        <CardHeader>
-          <h1 className="flex items-center gap-2 text-xl leading-none font-semibold tracking-tight">
-            <Icon className="size-5 text-primary" aria-hidden="true" />
-            {title}
-          </h1>
-        </CardHeader>
-        <CardContent className="space-y-4">{children}</CardContent>
-      </Card>
-    </div>
-  );
-}
-
 function AccessDenied() {
   return (
-    <Gate icon={ShieldX} title="Access Denied" alert>
+    <GateCard icon={ShieldX} title="Access Denied" alert>
       <p className="text-sm">{ACCESS_DENIED}</p>
-    </Gate>
+    </GateCard>
   );
 }
 

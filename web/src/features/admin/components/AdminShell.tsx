@@ -1,28 +1,13 @@
 import { useEffect, useState, type ReactNode } from 'react';
-import { ArrowLeft, KeyRound, LogIn, ShieldAlert, ShieldX } from 'lucide-react';
+import { ArrowLeft, KeyRound, ShieldAlert, ShieldX } from 'lucide-react';
 import { Link, Navigate, useNavigate } from 'react-router';
+import { GateCard } from '@/components/GateCard';
 import { Button } from '@/components/ui/button';
-import { Card, CardContent, CardHeader } from '@/components/ui/card';
+import { Card, CardContent } from '@/components/ui/card';
 import { PageSpinner } from '@/components/ui/spinner';
 import { useCurrentUser } from '@/features/auth/api';
 import { isMfaRequired, useMfaStatus } from '../api';
 
-/** A centred card for the gate's states (loading aside). */
-export function GateCard({ icon: Icon, title, children, alert = false }: { icon: typeof LogIn; title: string; children: ReactNode; alert?: boolean }) {
-  return (
-    <div className="mx-auto w-full max-w-xl px-4 py-16 sm:px-6">
-      <Card role={alert ? 'alert' : undefined}>
-        <CardHeader>
-          <h1 className="flex items-center gap-2 text-xl leading-none font-semibold tracking-tight">
-            <Icon className="size-5 text-primary" aria-hidden="true" />
-            {title}
-          </h1>
-        </CardHeader>
-        <CardContent className="space-y-4">{children}</CardContent>
-      </Card>
-    </div>
-  );
-}
 
 export function MfaVerificationRequired() {
   return (
