@@ -20,8 +20,8 @@ export async function contactRoutes(app: FastifyInstance): Promise<void> {
         body: z.object({
           email: z.email('email: enter a valid e-mail address.').max(320).optional(),
           category: z.enum(['general', 'technical', 'payment', 'refund']).default('general'),
-          subject: storableText().trim().min(1, 'subject: Missing information - Please fill in subject and message').max(200),
-          message: storableText().trim().min(1, 'message: Missing information - Please fill in subject and message').max(5000),
+          subject: storableText().trim().min(1, 'Missing information - Please fill in subject and message').max(200),
+          message: storableText().trim().min(1, 'Missing information - Please fill in subject and message').max(5000),
         }),
       },
     },
