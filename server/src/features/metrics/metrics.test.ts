@@ -16,6 +16,7 @@ const SAME_SITE = { 'sec-fetch-site': 'same-origin' };
 interface Harness {
   app: FastifyInstance;
   ctx: AppContext;
+  database: TestDatabase;
   logs: string[];
   close(): Promise<void>;
 }
@@ -30,6 +31,7 @@ async function harness(dialect: Dialect, env: Record<string, string | undefined>
   return {
     app,
     ctx,
+    database: db,
     logs,
     close: async () => {
       await app.close();
@@ -126,11 +128,13 @@ describeEachDialect('GET /metrics', (dialect) => {
   });
 
   it('keeps one registry per app: a second app on the same database starts from zero', async () => {
-    const other = await harness(dialect, { METRICS_TOKEN: TOKEN, LOG_LEVEL: 'silent' });
+    const other = await harness(dialect, { METRICS_TOKEN: TOKEN, LOG_LEVEL: 'silent' }, h.database);
     try {
       const text = (await scrape(other.app, `Bearer ${TOKEN}`)).body;
       expect(text).not.toContain('sixdigit_verifications_total{');
-      expect(sample(text, 'sixdigit_webhook_outbox_depth')).toBe(0);
+      // Figures read from the shared database are the same on both.
+      expect(sample(text, 'sixdigit_payment_requests_pending')).toBe(1);
+      expect(sample((await scrape(h.app, `Bearer ${TOKEN}`)).body, 'sixdigit_verifications_total{status="verified"}')).toBe(1);
     } finally {
       await other.close();
     }
