@@ -3,7 +3,7 @@ import type { AppContext } from '../../context';
 import type { Database } from '../../db/types';
 import * as repo from './repo';
 
-/** A client may retry a request with its Idempotency-Key for this long (DESIGN.md §5). */
+/** A client may retry a request with its Idempotency-Key for this long (docs/product/api.md). */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 /** Longer than any throttle window that counts failed admin MFA attempts (15 minutes). */
 export const MFA_ATTEMPT_TTL_MS = 24 * 60 * 60 * 1000;
