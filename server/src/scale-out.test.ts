@@ -33,6 +33,7 @@ const suite = (dialect: Dialect) => {
   let dataDir: string;
   let a: ServerProcess;
   let b: ServerProcess;
+  const running: ServerProcess[] = [];
   let onA: ReturnType<typeof client>;
   let onB: ReturnType<typeof client>;
   let adminCookie: string;
@@ -53,12 +54,15 @@ const suite = (dialect: Dialect) => {
       REDIS_KEY_PREFIX: `scale-${randomBytes(5).toString('hex')}:`,
       UPKEEP_INTERVAL_SECONDS: '0',
     };
-    [a, b] = await Promise.all([startServerProcess(env), startServerProcess(env)]);
+    const started = await Promise.allSettled([startServerProcess(env), startServerProcess(env)]);
+    for (const s of started) if (s.status === 'fulfilled') running.push(s.value);
+    for (const s of started) if (s.status === 'rejected') throw s.reason;
+    [a, b] = running as [ServerProcess, ServerProcess];
     onA = client(a.url);
     onB = client(b.url);
   }, 60_000);
   afterAll(async () => {
-    await Promise.all([a?.stop(), b?.stop()]);
+    await Promise.all(running.map((s) => s.stop()));
     await ctx?.database.close();
     await database?.drop();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });

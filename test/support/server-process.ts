@@ -38,7 +38,10 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
   let output = '';
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
   const url = await new Promise<string>((resolveUrl, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start within ${START_TIMEOUT_MS} ms:\n${output.slice(-3000)}`)), START_TIMEOUT_MS);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL'); // never leave a half-started server behind
+      reject(new Error(`server did not start within ${START_TIMEOUT_MS} ms:\n${output.slice(-3000)}`));
+    }, START_TIMEOUT_MS);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       if (output.length > 2_000_000) output = output.slice(-1_000_000);
