@@ -22,6 +22,7 @@ import { contactRoutes } from './features/contact/routes';
 import { financialRoutes } from './features/financial/routes';
 import { healthRoutes } from './features/health/routes';
 import { lunaRoutes } from './features/luna/routes';
+import { installMetrics } from './features/metrics/routes';
 import { paymentRoutes, razorpayWebhookRoutes } from './features/payments/routes';
 import { createApiKeyRateLimit, verifyRoutesV1 } from './features/verify/routes.v1';
 import { webhookRoutes } from './features/webhooks/routes';
@@ -53,6 +54,8 @@ const NOT_COOKIE_AUTHENTICATED = [/^\/api\/v1\//, /^\/v1\//, /^\/api\/webhooks\/
 
 export interface BuildAppOptions {
   logger?: boolean | Record<string, unknown>;
+  /** where the configured logger writes (tests read what would reach the operator's logs) */
+  logStream?: { write(line: string): void };
 }
 
 export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): Promise<FastifyInstance> {
@@ -65,6 +68,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
         : {
             level: config.logLevel,
             redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
+            ...(options.logStream ? { stream: options.logStream } : {}),
           }),
     genReqId: (req) => {
       const incoming = req.headers['x-request-id'];
@@ -107,6 +111,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   });
   // Every write made while an administrator acts as someone else is audited.
   app.addHook('onResponse', auditImpersonatedWrite);
+  installMetrics(app);
 
   // Cookie-authenticated writes must come from our own pages (SameSite=Lax is the first line).
   app.addHook('onRequest', async (request: FastifyRequest) => {

@@ -8,6 +8,7 @@ import { ledgerTotals, listLedger } from './features/credits/repo';
 import { grantCredits, resolveBusiness } from './features/credits/service';
 import { approvePayment, listForOperator, rejectPayment } from './features/financial/service';
 import { reset as resetAdminMfa } from './features/admin/mfa-service';
+import { backupSqlite } from './features/upkeep/backup';
 import { findUserByEmail, listUsers } from './features/users/repo';
 import { setUserRole } from './features/users/service';
 import { parseRupeesToPaise, paiseToDecimalString, verificationsForPaise } from '@common/pricing';
@@ -198,6 +199,16 @@ export const commands: Record<string, Command> = {
       if (!id || positionals.length > 1 || !values.reason?.trim()) throw new UsageError(`usage: sixdigit ${commands['payments:reject']!.usage}`);
       const rejected = await rejectPayment(ctx, id, { reason: values.reason }, operator());
       out.log(`Rejected ${rejected.id} (₹${rejected.amount}, ${rejected.companyName}): ${rejected.reason}`);
+    },
+  },
+  backup: {
+    usage: 'backup <file>',
+    summary: 'Copy the SQLite database to a new file, consistently, while the server runs (PostgreSQL: use pg_dump).',
+    async run(ctx, args, out) {
+      const [file] = args;
+      if (!file || args.length > 1) throw new UsageError(`usage: sixdigit ${commands.backup!.usage}`);
+      const result = await backupSqlite(ctx.config.database, file);
+      out.log(`Backed up to ${result.file} (${result.pages} pages, ${result.bytes} bytes; integrity check ok).`);
     },
   },
 };

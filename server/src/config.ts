@@ -77,6 +77,9 @@ const envSchema = z.object({
   LUNA_LLM_API_KEY: optionalString,
   LUNA_LLM_MODEL: z.preprocess(emptyToUndefined, z.string().min(1).max(200).default('llama3.2')),
   LUNA_LLM_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(500).max(120_000).default(8000)),
+  METRICS_TOKEN: z.preprocess(emptyToUndefined, z.string().min(16, 'must be at least 16 characters (openssl rand -hex 24)').max(200).optional()),
+  UPKEEP_INTERVAL_SECONDS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(86_400).default(3600)),
+  VERIFICATION_RETENTION_DAYS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(36_500).default(0)),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -119,6 +122,10 @@ export interface Config {
   razorpay: RazorpayConfig | undefined;
   /** Luna drafts answers with this OpenAI-compatible model when set (else retrieval only) */
   lunaLlm: { baseUrl: string; apiKey: string | undefined; model: string; timeoutMs: number } | undefined;
+  /** GET /metrics answers only with this Bearer token; undefined: /metrics is off (404) */
+  metricsToken: string | undefined;
+  /** the upkeep job's period (0: off in this instance) and how long verification details are kept (0: forever) */
+  upkeep: { intervalMs: number; verificationRetentionDays: number };
 }
 
 /** Where bank/UPI top-ups are paid. `demo` until PAYEE_UPI_ID is set: clearly fake, never payable. */
@@ -241,5 +248,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     lunaLlm: env.LUNA_LLM_BASE_URL
       ? { baseUrl: env.LUNA_LLM_BASE_URL.replace(/\/+$/, ''), apiKey: env.LUNA_LLM_API_KEY, model: env.LUNA_LLM_MODEL, timeoutMs: env.LUNA_LLM_TIMEOUT_MS }
       : undefined,
+    metricsToken: env.METRICS_TOKEN,
+    upkeep: { intervalMs: env.UPKEEP_INTERVAL_SECONDS * 1000, verificationRetentionDays: env.VERIFICATION_RETENTION_DAYS },
   };
 }

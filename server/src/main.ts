@@ -1,6 +1,7 @@
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { createContext, migrateToLatest } from './context';
+import { UpkeepJob } from './features/upkeep/job';
 import { createSender } from './features/webhooks/sender';
 import { WebhookWorker } from './features/webhooks/worker';
 
@@ -23,6 +24,8 @@ async function main(): Promise<void> {
     : undefined;
   // Stop claiming new deliveries before the database closes; in-flight ones finish first.
   app.addHook('preClose', async () => worker?.stop());
+  const upkeep = new UpkeepJob(ctx, { intervalMs: config.upkeep.intervalMs, logger: app.log });
+  app.addHook('preClose', async () => upkeep.stop());
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -39,6 +42,7 @@ async function main(): Promise<void> {
 
   await app.listen({ port: config.port, host: config.host });
   worker?.start();
+  upkeep.start();
   const where = config.database.kind === 'sqlite' ? `SQLite at ${config.database.file}` : 'PostgreSQL';
   app.log.info(`Sixdigit is up on ${config.publicUrl} (${where}${config.oidc ? '' : ', local development sign-in'})`);
 }

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { AppError } from '../../lib/errors';
 import { apiKeyHash } from '../business/api-keys';
 import { findBusinessByApiKeyHash, touchApiKey, type Business } from '../business/repo';
+import { metricsFor } from '../metrics/metrics';
 import {
   ErrorEnvelope,
   GenerateBody,
@@ -152,6 +153,7 @@ export async function verifyRoutesV1(app: FastifyInstance, options: VerifyRoutes
         request.headers['idempotency-key'],
         request.startedAt,
       );
+      metricsFor(request.server.ctx).verification(result, performance.now() - request.startedAt);
       if (result.replayed) reply.header('idempotent-replayed', 'true');
       return reply.status(result.statusCode).send(result.body as z.infer<typeof VerifyResponse>);
     },

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../../context';
 import { newId } from '../../lib/ids';
 import { beat } from '../health/repo';
+import { metricsFor } from '../metrics/metrics';
 import * as repo from './repo';
 import type { WebhookSender } from './sender';
 import { signedHeaders } from './signing';
@@ -113,6 +114,7 @@ export class WebhookWorker {
         ? { status: 'pending', retryAt: new Date(finishedAt.getTime() + retryDelay) }
         : { status: 'exhausted', retryAt: null };
     await repo.finishAttempt(this.ctx.db, { id: delivery.id, webhookId: delivery.webhookId, attemptNumber }, result, next, newId('wha'), finishedAt);
+    metricsFor(this.ctx).delivery(next.status === 'pending' ? 'retrying' : next.status);
     if (result.statusCode === 410) {
       // 410 Gone: the receiver says this endpoint is no more.
       await repo.setWebhookActive(this.ctx.db, delivery.webhookId, false, 'The endpoint answered 410 Gone.');
