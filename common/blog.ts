@@ -100,3 +100,13 @@ export function formatPublishDate(date: string): string {
 export function articlePath(slug: string): string {
   return `/blog/${slug}`;
 }
+
+/** The blog's page title and description (the server's page head and the app both use them). */
+export const BLOG_TITLE = 'Sixdigit Blog — TOTP security, costs and integration';
+export const BLOG_DESCRIPTION =
+  'Articles on TOTP vs SMS security, the real cost of one-time codes, integrating the Sixdigit API and compliance for enterprise authentication.';
+
+/** An article page's title. */
+export function articlePageTitle(article: Pick<ArticleMeta, 'title'>): string {
+  return `${article.title} · Sixdigit Blog`;
+}

@@ -1,5 +1,5 @@
 import { TOP_UP_PACKS } from '@common/pricing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestApp, describeEachDialect, type TestApp } from '../../../../test/support/db';
 import { DEMO_PAYEE } from '../../config';
 import { PaymentMethodsResponse } from './schemas';

@@ -1,5 +1,5 @@
 import { PAISE_PER_VERIFICATION, USD_MICROS_PER_VERIFICATION, formatRupees, formatUsd } from '@common/pricing';
-import { articlePath, type Article } from '@common/blog';
+import { BLOG_DESCRIPTION, BLOG_TITLE, articlePageTitle, articlePath, type Article } from '@common/blog';
 import type { FastifyRequest } from 'fastify';
 import type { Config } from '../../config';
 import { requestOrigin } from '../../lib/http';
@@ -26,9 +26,6 @@ export interface PageHead {
 
 const perVerification = formatRupees(PAISE_PER_VERIFICATION);
 const perVerificationUsd = formatUsd(USD_MICROS_PER_VERIFICATION);
-
-export const BLOG_TITLE = 'Sixdigit Blog — TOTP security, costs and integration';
-export const BLOG_DESCRIPTION = 'Articles on TOTP vs SMS security, the real cost of one-time codes, integrating the Sixdigit API and compliance for enterprise authentication.';
 
 const MAIN_PAGES: readonly PageHead[] = [
   {
@@ -82,7 +79,7 @@ const ENTERPRISE_PAGES: readonly PageHead[] = [
 function articleHead(article: Article): PageHead {
   return {
     path: articlePath(article.slug),
-    title: `${article.title} · Sixdigit Blog`,
+    title: articlePageTitle(article),
     description: article.excerpt,
     type: 'article',
     publishedTime: article.publishDate,
