@@ -22,7 +22,9 @@ export function BlogPostPage() {
 function Post({ article }: { article: Article }) {
   useDocumentTitle(articlePageTitle(article), article.excerpt);
   // A related article opens at its top, not where the previous one was scrolled to.
-  useEffect(() => window.scrollTo?.(0, 0), []);
+  useEffect(() => {
+    window.scrollTo(0, 0);
+  }, []);
   const url = `${window.location.origin}${articlePath(article.slug)}`;
   const related = relatedArticles(article, ARTICLES);
 
