@@ -141,7 +141,7 @@ function Methods({ methods }: { methods: PaymentMethods }) {
               Card and UPI checkout
               {card.available ? <Badge variant="secondary">Available</Badge> : <Badge variant="outline">Coming Soon</Badge>}
             </CardTitle>
-            <CardDescription>Razorpay checkout: pay by card or UPI and get the credits at once.</CardDescription>
+            <CardDescription>{card.available ? 'Razorpay checkout: pay by card or UPI and get the credits at once.' : 'Razorpay checkout for cards and UPI.'}</CardDescription>
           </CardHeader>
           <CardContent className="space-y-3 text-sm">
             {card.available ? (
@@ -214,7 +214,7 @@ function Fact({ icon: Icon, term, children }: { icon: typeof Wallet; term: strin
 
 function Detail({ term, children }: { term: string; children: ReactNode }) {
   return (
-    <div className="grid grid-cols-[7rem_minmax(0,1fr)] gap-2">
+    <div className="grid gap-0.5 sm:grid-cols-[7rem_minmax(0,1fr)] sm:gap-2">
       <dt className="text-muted-foreground">{term}</dt>
       <dd className="min-w-0">{children}</dd>
     </div>

@@ -1,0 +1,10 @@
+import { chromium } from 'playwright-core';
+const [,, path, width, out, scrollY = '0', height = '900'] = process.argv;
+const b = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+const p = await b.newPage({ viewport: { width: Number(width), height: Number(height) } });
+await p.goto('http://localhost:5391' + path);
+await p.waitForTimeout(1500);
+await p.evaluate((y) => window.scrollTo(0, y), Number(scrollY));
+await p.waitForTimeout(300);
+await p.screenshot({ path: out });
+await b.close();
