@@ -1,4 +1,5 @@
-import { PAISE_PER_VERIFICATION, USD_MICROS_PER_VERIFICATION, formatRupees, formatUsd } from '@common/pricing';
+import { USD_MICROS_PER_VERIFICATION, formatUsd } from '@common/pricing';
+import { PAYMENT_METHODS_HEAD, SITE_DEFAULT_HEADS } from '@common/site-heads';
 import { BLOG_DESCRIPTION, BLOG_TITLE, articlePageTitle, articlePath, type Article } from '@common/blog';
 import type { FastifyRequest } from 'fastify';
 import type { Config } from '../../config';
@@ -24,23 +25,12 @@ export interface PageHead {
   lastModified?: string;
 }
 
-const perVerification = formatRupees(PAISE_PER_VERIFICATION);
 const perVerificationUsd = formatUsd(USD_MICROS_PER_VERIFICATION);
 
 const MAIN_PAGES: readonly PageHead[] = [
-  {
-    path: '/',
-    title: `Sixdigit — TOTP verification API at ${perVerification} per verification`,
-    description: `Prepaid TOTP verification API at ${perVerification} per verification — a cheaper, more secure alternative to SMS and WhatsApp codes, plus a free personal authenticator.`,
-    type: 'website',
-  },
+  { path: '/', ...SITE_DEFAULT_HEADS.main, type: 'website' },
   { path: '/blog', title: BLOG_TITLE, description: BLOG_DESCRIPTION, type: 'website' },
-  {
-    path: '/payment-methods',
-    title: 'Payment methods — bank transfer, UPI and card · Sixdigit',
-    description: `How to buy Sixdigit verification credits at ${perVerification} each: bank transfer or UPI reviewed within business hours, and card/UPI checkout where enabled. Packs, minimum amount and approval times.`,
-    type: 'website',
-  },
+  { path: '/payment-methods', ...PAYMENT_METHODS_HEAD, type: 'website' },
   {
     path: '/contact',
     title: 'Contact support · Sixdigit',
@@ -50,12 +40,7 @@ const MAIN_PAGES: readonly PageHead[] = [
 ];
 
 const ENTERPRISE_PAGES: readonly PageHead[] = [
-  {
-    path: '/',
-    title: `Sixdigit Enterprise — TOTP verification API at ${perVerificationUsd} per verification`,
-    description: `Enterprise TOTP verification at ${perVerificationUsd} per verification: RFC 6238 codes, signed webhooks, audit logs and plans from a free trial to custom volume.`,
-    type: 'website',
-  },
+  { path: '/', ...SITE_DEFAULT_HEADS.enterprise, type: 'website' },
   {
     path: '/pricing',
     title: 'Pricing and ROI calculator · Sixdigit Enterprise',

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, describeEachDialect, type TestApp } from '../../../../test/support/db';
+import { SITE_DEFAULT_HEADS } from '@common/site-heads';
 import { blogArticles } from './content';
 import { escapeHtml, renderPageHtml } from './service';
 
@@ -55,6 +56,11 @@ describe('page heads written into index.html', () => {
     expect(meta(enterpriseHome, 'og:site_name')).toBe('Sixdigit Enterprise');
     expect(html(heads, 0)).toContain('<meta name="sixdigit-variant" content="main">');
     expect(enterpriseHome).toContain('<meta name="sixdigit-variant" content="enterprise">');
+  });
+
+  it('keeps web/index.html\'s default head equal to the main home page\'s (the app restores it)', () => {
+    expect(title(INDEX_HTML)).toBe(SITE_DEFAULT_HEADS.main.title);
+    expect(INDEX_HTML.replace(/\s+/g, ' ')).toContain(`content="${SITE_DEFAULT_HEADS.main.description}"`);
   });
 
   it('leaves pages that are not public with the default head, and marks an unknown article noindex', () => {

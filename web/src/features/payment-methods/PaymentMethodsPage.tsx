@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { ArrowRight, Clock, CreditCard, Landmark, ListChecks, RotateCw, ShieldCheck, TriangleAlert, Wallet } from 'lucide-react';
 import { Link } from 'react-router';
 import { PAISE_PER_RUPEE, PAISE_PER_VERIFICATION, formatCountIndian, formatRupees, parseRupeesToPaise } from '@common/pricing';
+import { PAYMENT_METHODS_HEAD } from '@common/site-heads';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
@@ -17,10 +18,7 @@ const rupees = (decimal: string) => formatRupees(parseRupeesToPaise(decimal) ?? 
 
 /** /payment-methods: how to buy credits here, from the server's own payment configuration. */
 export function PaymentMethodsPage() {
-  useDocumentTitle(
-    'Payment methods — bank transfer, UPI and card · Sixdigit',
-    'How to buy Sixdigit verification credits: bank transfer or UPI reviewed within business hours, and card/UPI checkout where enabled. Packs, minimum amount and approval times.',
-  );
+  useDocumentTitle(PAYMENT_METHODS_HEAD.title, PAYMENT_METHODS_HEAD.description);
   const methods = usePaymentMethods();
 
   return (
