@@ -2,8 +2,12 @@
  * The blog's articles (DESIGN.md §8): Markdown files in `content/blog/<slug>.md` with YAML front
  * matter. The web app bundles them and the server reads them (feed, sitemap, page heads), and
  * both parse them here, so a field means the same thing on both sides.
+ *
+ * The front matter is YAML written in its JSON-compatible subset (`key: "text"`, `key: true`,
+ * `key: ["a", "b"]`), read here line by line with JSON.parse so the browser does not need a
+ * YAML library (about 30 KB gzipped); a server test checks the `yaml` package reads every file
+ * the same way.
  */
-import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 
 /** Cards show at most this many tags, then "+N" (SPEC §9). */
@@ -42,11 +46,29 @@ export function parseArticle(slug: string, raw: string): Article {
   if (!SLUG.test(slug)) throw new Error(`blog: "${slug}" is not a valid slug (lower-case words joined by hyphens)`);
   const match = FRONT_MATTER.exec(raw);
   if (!match) throw new Error(`blog: ${slug}.md has no front matter (--- … ---)`);
-  const meta = ArticleMeta.safeParse(parseYaml(match[1]!));
+  const meta = ArticleMeta.safeParse(parseFrontMatter(match[1]!, slug));
   if (!meta.success) {
     throw new Error(`blog: ${slug}.md front matter: ${meta.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   }
   return { ...meta.data, slug, body: match[2]!.trim() };
+}
+
+/** `key: <JSON value>` per line (YAML's JSON-compatible subset); blank lines and # comments are skipped. */
+export function parseFrontMatter(text: string, slug = 'article'): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [index, line] of text.split(/\r?\n/).entries()) {
+    if (!line.trim() || line.trimStart().startsWith('#')) continue;
+    const field = /^([A-Za-z][\w-]*):\s*(.+?)\s*$/.exec(line);
+    let value: unknown;
+    try {
+      if (!field) throw new Error('not "key: value"');
+      value = JSON.parse(field[2]!);
+    } catch {
+      throw new Error(`blog: ${slug}.md front matter line ${index + 1} must be key: "text", true/false, a number or ["a", "b"]: ${line}`);
+    }
+    out[field[1]!] = value;
+  }
+  return out;
 }
 
 /** "…/content/blog/some-slug.md" → "some-slug". */

@@ -1,3 +1,5 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import {
   CHANNEL_PRICES,
   COMPARISON_VOLUMES,
@@ -15,11 +17,12 @@ import {
   monthlyComparison,
   roiSavings,
 } from '@common/pricing';
-import { parseArticle, relatedArticles } from '@common/blog';
+import { parseArticle, parseFrontMatter, relatedArticles } from '@common/blog';
+import { parse as parseYaml } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ErrorEnvelope, GenerateBody, GenerateResponse, ProfileResponse, TestResponse, VerifyBody, VerifyResponse } from '../verify/schemas';
-import { blogArticles } from './content';
+import { BLOG_DIR, blogArticles } from './content';
 
 const articles = blogArticles();
 const bySlug = (slug: string) => articles.find((a) => a.slug === slug)!;
@@ -130,9 +133,17 @@ describe('the blog articles (content/blog/*.md)', () => {
     }
   });
 
+  it('have front matter that a YAML parser reads exactly as the app\'s line parser does', () => {
+    for (const name of readdirSync(BLOG_DIR).filter((f) => f.endsWith('.md'))) {
+      const front = /^---\n([\s\S]*?)\n---/.exec(readFileSync(join(BLOG_DIR, name), 'utf8'))![1]!;
+      expect(parseFrontMatter(front), name).toEqual(parseYaml(front));
+    }
+    expect(() => parseFrontMatter('title: Unquoted text')).toThrow(/line 1/);
+  });
+
   it('refuse a file with missing or malformed front matter', () => {
     expect(() => parseArticle('x', '# no front matter')).toThrow(/no front matter/);
-    expect(() => parseArticle('x', '---\ntitle: Only a title\n---\nBody')).toThrow(/excerpt/);
+    expect(() => parseArticle('x', '---\ntitle: "Only a title"\n---\nBody')).toThrow(/excerpt/);
     expect(() => parseArticle('Bad Slug', '---\n---\n')).toThrow(/slug/);
   });
 });
