@@ -75,6 +75,13 @@ describe('the public site: blog and payment methods', () => {
     await docs.waitFor();
     await expect.poll(async () => (await docs.boundingBox())?.y ?? -1, { timeout: 5000 }).toBeLessThan(200);
 
+    // The phone menu's links work too (Radix menu items over our anchors).
+    await visit(page, '/blog');
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    await page.getByRole('menuitem', { name: 'Pricing' }).click();
+    await page.waitForURL((url) => url.pathname === '/' && url.hash === '#pricing');
+    await page.locator('section#pricing').waitFor();
+
     await visit(page, `/blog/${articles[1]!.slug}`);
     await page.getByRole('heading', { level: 1, name: articles[1]!.title }).waitFor();
     await h.screenshot(page, '5-post-390');

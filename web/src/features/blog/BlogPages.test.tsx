@@ -56,6 +56,21 @@ describe('/blog', () => {
     }
   });
 
+  it('offers the same links in the phone menu, as menu items', async () => {
+    stubServer(null);
+    const user = userEvent.setup();
+    renderApp('/blog');
+    await user.click(await screen.findByRole('button', { name: 'Open menu' }));
+    const items = await screen.findAllByRole('menuitem');
+    expect(items.map((i) => [i.textContent, i.getAttribute('href')])).toEqual([
+      ['Home', '/'],
+      ['Features', '/#features'],
+      ['Pricing', '/#pricing'],
+      ['Blog', '/blog'],
+      ['API Docs', '/#docs'],
+    ]);
+  });
+
   it('ends with the call to action (Start Free Trial signs in, View API Docs goes to the docs) and the footer with Product and Support links', async () => {
     stubServer(null);
     renderApp('/blog');

@@ -1,4 +1,4 @@
-import type { MouseEvent, ReactNode } from 'react';
+import type { ComponentProps, MouseEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 
 /** Where every sign-in button on the public pages goes (a full page load: the server owns it). */
@@ -20,9 +20,10 @@ function scrollWhenPresent(id: string, deadline = Date.now() + 5000): void {
  * A link to a section of the landing page ("/#docs"): a real href (new tabs, no JavaScript),
  * and inside the app a client-side navigation that then scrolls to the section.
  */
-export function LandingSectionLink({ section, className, children, onNavigate }: { section: string; className?: string; children: ReactNode; onNavigate?: () => void }) {
+export function LandingSectionLink({ section, onNavigate, onClick, children, ...rest }: ComponentProps<'a'> & { section: string; onNavigate?: () => void }) {
   const navigate = useNavigate();
-  const onClick = (event: MouseEvent<HTMLAnchorElement>) => {
+  const handleClick = (event: MouseEvent<HTMLAnchorElement>) => {
+    onClick?.(event);
     onNavigate?.();
     if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
     event.preventDefault();
@@ -30,7 +31,7 @@ export function LandingSectionLink({ section, className, children, onNavigate }:
     scrollWhenPresent(section);
   };
   return (
-    <a href={`/#${section}`} className={className} onClick={onClick}>
+    <a {...rest} href={`/#${section}`} onClick={handleClick}>
       {children}
     </a>
   );
@@ -42,24 +43,31 @@ export interface SiteLink {
   href: string;
 }
 
-/** One link of any kind: landing section, app route or server URL. */
-export function SiteAnchor({ link, className, onNavigate }: { link: SiteLink; className?: string; onNavigate?: () => void }) {
+/**
+ * One link of any kind: landing section, app route or server URL. Extra props (a menu item's
+ * role, keyboard handlers and ref, given through Radix's asChild) reach the anchor.
+ */
+export function SiteAnchor({ link, onNavigate, onClick, ...rest }: Omit<ComponentProps<'a'>, 'href' | 'children'> & { link: SiteLink; onNavigate?: () => void }) {
   if (link.href.startsWith('#')) {
     return (
-      <LandingSectionLink section={link.href.slice(1)} className={className} onNavigate={onNavigate}>
+      <LandingSectionLink {...rest} section={link.href.slice(1)} onClick={onClick} onNavigate={onNavigate}>
         {link.label}
       </LandingSectionLink>
     );
   }
+  const handleClick = (event: MouseEvent<HTMLAnchorElement>) => {
+    onClick?.(event);
+    onNavigate?.();
+  };
   if (link.href.startsWith('/api/') || link.href.endsWith('.xml')) {
     return (
-      <a href={link.href} className={className} onClick={onNavigate}>
+      <a {...rest} href={link.href} onClick={handleClick}>
         {link.label}
       </a>
     );
   }
   return (
-    <Link to={link.href} className={className} onClick={onNavigate}>
+    <Link {...rest} to={link.href} onClick={handleClick}>
       {link.label}
     </Link>
   );
