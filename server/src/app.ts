@@ -23,13 +23,15 @@ import { financialRoutes } from './features/financial/routes';
 import { healthRoutes } from './features/health/routes';
 import { lunaRoutes } from './features/luna/routes';
 import { installMetrics } from './features/metrics/routes';
+import { paymentMethodsRoutes } from './features/payments/methods-routes';
 import { paymentRoutes, razorpayWebhookRoutes } from './features/payments/routes';
+import { siteRoutes } from './features/site/routes';
+import { pageHtml } from './features/site/service';
 import { createApiKeyRateLimit, verifyRoutesV1 } from './features/verify/routes.v1';
 import { webhookRoutes } from './features/webhooks/routes';
 import { installErrorHandling } from './lib/error-handler';
 import { AppError, envelope } from './lib/errors';
 import { requestOrigin } from './lib/http';
-import { siteVariantFor } from './lib/site-variant';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -211,6 +213,8 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   await app.register(adminBusinessRoutes);
   await app.register(lunaRoutes);
   await app.register(contactRoutes);
+  await app.register(paymentMethodsRoutes);
+  await app.register(siteRoutes);
   // One per-key budget for every v1 route on both mounts.
   const apiKeyRateLimit = createApiKeyRateLimit(app);
   await app.register(verifyRoutesV1, { prefix: '/api/v1', rateLimit: apiKeyRateLimit });
@@ -263,8 +267,8 @@ async function registerWebApp(app: FastifyInstance): Promise<void> {
         .type('text/plain; charset=utf-8')
         .send('The web app is not built yet. Run `npm run build` (npm start does it for you).');
     }
-    const variant = siteVariantFor(request.host, config.enterpriseHostMatch);
-    const html = indexHtml.replace('<meta name="sixdigit-variant" content="main">', `<meta name="sixdigit-variant" content="${variant}">`);
+    // The variant marker plus each public page's own title, description and preview tags.
+    const html = pageHtml(indexHtml, request, config);
     return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(html);
   };
 

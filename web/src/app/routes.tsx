@@ -13,6 +13,7 @@ import { AdminPaymentsPage } from '@/features/admin/AdminPaymentsPage';
 import { AdminRolesPage } from '@/features/admin/AdminRolesPage';
 import { AdminSetupPage } from '@/features/admin/AdminSetupPage';
 import { AuthenticatorPage } from '@/features/authenticator/AuthenticatorPage';
+import { BlogListPage, BlogPostPage } from '@/features/blog';
 import { AccountTotpPage } from '@/features/account-totp/AccountTotpPage';
 import { BusinessPage } from '@/features/business/BusinessPage';
 import { ContactPage } from '@/features/contact/ContactPage';
@@ -20,15 +21,11 @@ import { FinancialDeskPage } from '@/features/financial/FinancialDeskPage';
 import { HomePage } from '@/features/home/HomePage';
 import { LandingPage } from '@/features/landing/LandingPage';
 import { NotFoundPage } from '@/features/not-found/NotFoundPage';
+import { PaymentMethodsPage } from '@/features/payment-methods/PaymentMethodsPage';
 import { AddCreditsPage } from '@/features/payments/AddCreditsPage';
 import { QrTestPage } from '@/features/qr-test/QrTestPage';
 import { EnterpriseLayout } from './layout/EnterpriseLayout';
 import { PublicLayout, SignedInLayout } from './layout/SignedInLayout';
-import {
-  BlogPlaceholder,
-  BlogPostPlaceholder,
-  PaymentMethodsPlaceholder,
-} from './placeholder-pages';
 import { RequireAuth } from './RequireAuth';
 import type { SiteVariant } from './variant';
 
@@ -42,9 +39,9 @@ interface PageRoute {
  * themselves (SPEC §2), so their routes exist for every visitor.
  */
 const PUBLIC_ROUTES: PageRoute[] = [
-  { path: '/blog', element: <BlogPlaceholder /> },
-  { path: '/blog/:id', element: <BlogPostPlaceholder /> },
-  { path: '/payment-methods', element: <PaymentMethodsPlaceholder /> },
+  { path: '/blog', element: <BlogListPage /> },
+  { path: '/blog/:id', element: <BlogPostPage /> },
+  { path: '/payment-methods', element: <PaymentMethodsPage /> },
   { path: '/contact', element: <ContactPage /> },
   { path: '/admin', element: <AdminSetupPage /> },
   { path: '/admin/dashboard', element: <AdminDashboardPage /> },
