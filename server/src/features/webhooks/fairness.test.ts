@@ -91,7 +91,7 @@ describeEachDialect('webhook fairness, switching off failing endpoints, resendin
     await worker.runOnce();
     listed = (await t.app.inject({ method: 'GET', url: '/api/webhooks', headers: { cookie: biz.cookie } })).json()[0];
     expect(listed.isActive).toBe(false);
-    expect(listed.disabledReason).toMatch(/^Every delivery failed for 24 h \(since .* UTC; last: HTTP 500\)$/);
+    expect(listed.disabledReason).toMatch(/^Every delivery failed for 24 h \(since .* UTC; last: HTTP 500\)\.$/);
     expect(listed.disabledAt).toBe(clock.toISOString());
 
     // Switched off: new events are not queued for it, and what was still due is cancelled, not sent.

@@ -288,7 +288,7 @@ export async function finishAttempt(
     if (!hook || !toBoolean(hook.is_active) || !since || now.getTime() - since.getTime() < disableAfterMs) return null;
     const hours = Math.round((now.getTime() - since.getTime()) / 3_600_000);
     const last = outcome.statusCode !== null ? `HTTP ${outcome.statusCode}` : (outcome.error ?? 'no answer');
-    const reason = `Every delivery failed for ${hours} h (since ${since.toISOString().slice(0, 16).replace('T', ' ')} UTC; last: ${last})`.slice(0, 200);
+    const reason = `Every delivery failed for ${hours} h (since ${since.toISOString().slice(0, 16).replace('T', ' ')} UTC; last: ${last}).`.slice(0, 200);
     await trx.updateTable('webhook').set({ is_active: false, disabled_reason: reason, disabled_at: now }).where('id', '=', delivery.webhookId).execute();
     return reason;
   });
