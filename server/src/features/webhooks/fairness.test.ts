@@ -94,7 +94,8 @@ describeEachDialect('webhook fairness, switching off failing endpoints, resendin
     expect(listed.disabledReason).toMatch(/^Every delivery failed for 24 h \(since .* UTC; last: HTTP 500\)\.$/);
     expect(listed.disabledAt).toBe(clock.toISOString());
 
-    // Switched off: new events are not queued for it, and what was still due is cancelled, not sent.
+    // Switched off: its retries are cancelled, new events are not queued for it, nothing more is sent.
+    expect(await statuses(hook.id)).toEqual(['cancelled', 'cancelled', 'cancelled']);
     const before = failing.received.length;
     await queue(biz.businessId, 1, clock, 'd24b');
     clock = new Date(clock.getTime() + HOUR);

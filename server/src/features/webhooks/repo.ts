@@ -285,13 +285,30 @@ export async function finishAttempt(
       .execute();
     const hook = await trx.selectFrom('webhook').select(['failing_since', 'is_active']).where('id', '=', delivery.webhookId).executeTakeFirst();
     const since = hook?.failing_since ? toDate(hook.failing_since) : null;
+    if (hook && !toBoolean(hook.is_active) && next.status === 'pending') {
+      // Switched off while this attempt was in flight: no retry.
+      await trx.updateTable('webhook_delivery').set({ status: 'cancelled' }).where('id', '=', delivery.id).execute();
+      return null;
+    }
     if (!hook || !toBoolean(hook.is_active) || !since || now.getTime() - since.getTime() < disableAfterMs) return null;
-    const hours = Math.round((now.getTime() - since.getTime()) / 3_600_000);
     const last = outcome.statusCode !== null ? `HTTP ${outcome.statusCode}` : (outcome.error ?? 'no answer');
-    const reason = `Every delivery failed for ${hours} h (since ${since.toISOString().slice(0, 16).replace('T', ' ')} UTC; last: ${last}).`.slice(0, 200);
+    const reason = `Every delivery failed for ${duration(now.getTime() - since.getTime())} (since ${since.toISOString().slice(0, 16).replace('T', ' ')} UTC; last: ${last}).`.slice(0, 200);
     await trx.updateTable('webhook').set({ is_active: false, disabled_reason: reason, disabled_at: now }).where('id', '=', delivery.webhookId).execute();
+    // Its retries would only be cancelled when claimed; say so in the log at once.
+    await trx
+      .updateTable('webhook_delivery')
+      .set({ status: 'cancelled', locked_until: null, updated_at: now })
+      .where('webhook_id', '=', delivery.webhookId)
+      .where('status', '=', 'pending')
+      .execute();
     return reason;
   });
+}
+
+function duration(ms: number): string {
+  if (ms >= 3_600_000) return `${Math.round(ms / 3_600_000)} h`;
+  if (ms >= 60_000) return `${Math.round(ms / 60_000)} min`;
+  return `${Math.round(ms / 1000)} s`;
 }
 
 export interface OwnedDelivery {
