@@ -61,6 +61,7 @@ const envSchema = z.object({
   BODY_LIMIT_BYTES: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1024).default(64 * 1024)),
   WEBHOOK_ALLOW_PRIVATE: booleanFlag,
   WEBHOOK_WORKER: z.preprocess(emptyToUndefined, z.enum(['on', 'off']).default('on')),
+  WEBHOOK_DISABLE_AFTER_HOURS: z.preprocess(emptyToUndefined, z.coerce.number().positive().max(24 * 365).default(24)),
   API_RATE_LIMIT_PER_MINUTE: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(1_000_000).default(1000)),
   WEB_DIST_DIR: z.preprocess(emptyToUndefined, z.string().default('./dist/web')),
   PAYEE_UPI_ID: z.preprocess(
@@ -118,6 +119,8 @@ export interface Config {
   webhookAllowPrivate: boolean;
   /** run the webhook delivery worker in this process */
   webhookWorker: boolean;
+  /** an endpoint whose every attempt failed for this long is switched off */
+  webhookDisableAfterMs: number;
   payee: PayeeConfig;
   razorpay: RazorpayConfig | undefined;
   /** Luna drafts answers with this OpenAI-compatible model when set (else retrieval only) */
@@ -233,6 +236,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     apiRateLimitPerMinute: env.API_RATE_LIMIT_PER_MINUTE,
     webhookAllowPrivate: env.WEBHOOK_ALLOW_PRIVATE,
     webhookWorker: env.WEBHOOK_WORKER === 'on',
+    webhookDisableAfterMs: env.WEBHOOK_DISABLE_AFTER_HOURS * 3_600_000,
     payee: env.PAYEE_UPI_ID
       ? { upiId: env.PAYEE_UPI_ID, name: env.PAYEE_NAME!, bankDetails: env.PAYEE_BANK_DETAILS ?? '', demo: false }
       : DEMO_PAYEE,

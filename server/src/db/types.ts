@@ -146,6 +146,10 @@ export interface WebhookTable {
   disabled_reason: string | null;
   created_at: Timestamp;
   last_triggered_at: Timestamp | null;
+  /** start of the current run of failed attempts; null after a success */
+  failing_since: Timestamp | null;
+  /** when the server switched it off (410 Gone, a day of failures); null if on or switched off by the owner */
+  disabled_at: Timestamp | null;
 }
 
 export type DeliveryStatus = 'pending' | 'delivering' | 'succeeded' | 'exhausted' | 'cancelled';

@@ -6,6 +6,7 @@ export const ERROR_STATUS = {
   bad_request: 400,
   validation_failed: 400,
   invalid_json: 400,
+  invalid_text: 400,
   invalid_signature: 400,
   invalid_code: 400,
   unauthorized: 401,

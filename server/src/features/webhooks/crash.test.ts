@@ -49,7 +49,8 @@ describeEachDialect('webhook crash safety and the transactional outbox', (dialec
       await realSender(url, headers, body);
       return new Promise(() => {});
     };
-    void new WebhookWorker(t.ctx, { sender: dying, now: () => clock }).runOnce();
+    // All three at once: room for three in flight to this one endpoint (the default is two).
+    void new WebhookWorker(t.ctx, { sender: dying, now: () => clock, perEndpoint: 3 }).runOnce();
     await r.waitFor(3);
     const leased = await deliveries(hook.id);
     expect(leased.map((d) => d.status)).toEqual(['delivering', 'delivering', 'delivering']);

@@ -13,6 +13,8 @@ export interface Webhook {
   secretEnc: string;
   isActive: boolean;
   disabledReason: string | null;
+  /** when the server switched it off (410 Gone, a day of failures) */
+  disabledAt: Date | null;
   createdAt: Date;
   lastTriggeredAt: Date | null;
 }
@@ -26,12 +28,13 @@ function toWebhook(row: Selectable<WebhookTable>): Webhook {
     secretEnc: row.secret_enc,
     isActive: toBoolean(row.is_active),
     disabledReason: row.disabled_reason,
+    disabledAt: toDateOrNull(row.disabled_at),
     createdAt: toDate(row.created_at),
     lastTriggeredAt: toDateOrNull(row.last_triggered_at),
   };
 }
 
-export async function insertWebhook(db: Executor, w: Omit<Webhook, 'lastTriggeredAt' | 'disabledReason'>): Promise<void> {
+export async function insertWebhook(db: Executor, w: Omit<Webhook, 'lastTriggeredAt' | 'disabledReason' | 'disabledAt'>): Promise<void> {
   await db
     .insertInto('webhook')
     .values({
@@ -44,6 +47,8 @@ export async function insertWebhook(db: Executor, w: Omit<Webhook, 'lastTriggere
       disabled_reason: null,
       created_at: w.createdAt,
       last_triggered_at: null,
+      failing_since: null,
+      disabled_at: null,
     })
     .execute();
 }
@@ -68,8 +73,21 @@ export async function deleteWebhook(db: Executor, businessId: string, id: string
   return Number(result.numDeletedRows) > 0;
 }
 
-export async function setWebhookActive(db: Executor, id: string, isActive: boolean, reason: string | null): Promise<void> {
-  await db.updateTable('webhook').set({ is_active: isActive, disabled_reason: reason }).where('id', '=', id).execute();
+/**
+ * Switches an endpoint on or off. Switching on clears the reason and the run of failures (the
+ * owner says it works again); a reason and time are kept only when the server switched it off.
+ */
+export async function setWebhookActive(db: Executor, id: string, isActive: boolean, reason: string | null, now: Date): Promise<void> {
+  await db
+    .updateTable('webhook')
+    .set({
+      is_active: isActive,
+      disabled_reason: isActive ? null : reason,
+      disabled_at: !isActive && reason ? now : null,
+      ...(isActive ? { failing_since: null } : {}),
+    })
+    .where('id', '=', id)
+    .execute();
 }
 
 const selectSubscribers = preparedQuery((db, businessId: string) =>
@@ -128,6 +146,12 @@ export interface ClaimedDelivery {
   isActive: boolean;
 }
 
+/** At most `perEndpoint` deliveries per endpoint in flight in this worker (`inFlight`: per webhook id). */
+export interface PerEndpointLimit {
+  perEndpoint: number;
+  inFlight: ReadonlyMap<string, number>;
+}
+
 /**
  * Claims due deliveries for this worker: pending ones whose time has come, and ones another
  * worker claimed but never finished (its lease ran out: it crashed). On PostgreSQL, `FOR UPDATE
@@ -139,21 +163,35 @@ export async function claimDueDeliveries(
   now: Date,
   leaseUntil: Date,
   limit: number,
+  fairness?: PerEndpointLimit,
 ): Promise<ClaimedDelivery[]> {
+  if (limit <= 0) return [];
   return db.transaction().execute(async (trx) => {
+    const full = fairness ? [...fairness.inFlight].filter(([, n]) => n >= fairness.perEndpoint).map(([id]) => id) : [];
     let due = trx
       .selectFrom('webhook_delivery')
-      .select('id')
+      .select(['id', 'webhook_id'])
       .where((eb) =>
         eb.or([
           eb.and([eb('status', '=', 'pending'), eb('next_attempt_at', '<=', now)]),
           eb.and([eb('status', '=', 'delivering'), eb('locked_until', '<', now)]),
         ]),
       )
+      .$if(full.length > 0, (q) => q.where('webhook_id', 'not in', full))
       .orderBy('next_attempt_at')
-      .limit(limit);
+      // Room to skip rows of endpoints that already have their share.
+      .limit(fairness ? limit * 4 : limit);
     if (dialect === 'postgres') due = due.forUpdate().skipLocked();
-    const ids = (await due.execute()).map((r) => r.id);
+    const candidates = await due.execute();
+    const taken = new Map<string, number>();
+    const ids: string[] = [];
+    for (const c of candidates) {
+      if (ids.length >= limit) break;
+      const n = (fairness?.inFlight.get(c.webhook_id) ?? 0) + (taken.get(c.webhook_id) ?? 0);
+      if (fairness && n >= fairness.perEndpoint) continue;
+      taken.set(c.webhook_id, (taken.get(c.webhook_id) ?? 0) + 1);
+      ids.push(c.id);
+    }
     if (ids.length === 0) return [];
     await trx
       .updateTable('webhook_delivery')
@@ -194,7 +232,11 @@ export interface AttemptOutcome {
   responseTimeMs: number | null;
 }
 
-/** Records one attempt and moves the delivery on: done, retry at `retryAt`, or given up. */
+/**
+ * Records one attempt and moves the delivery on: done, retry at `retryAt`, or given up. Keeps
+ * the endpoint's run of failures; when every attempt has failed for `disableAfterMs`, switches
+ * the endpoint off with a reason (returned, else null).
+ */
 export async function finishAttempt(
   db: Kysely<Database>,
   delivery: { id: string; webhookId: string; attemptNumber: number },
@@ -202,8 +244,10 @@ export async function finishAttempt(
   next: { status: WebhookDeliveryTable['status']; retryAt: Date | null },
   attemptId: string,
   now: Date,
-): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+  disableAfterMs = Infinity,
+): Promise<string | null> {
+  const ok = outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300;
+  return db.transaction().execute(async (trx) => {
     await trx
       .insertInto('webhook_attempt')
       .values({
@@ -230,8 +274,73 @@ export async function finishAttempt(
       })
       .where('id', '=', delivery.id)
       .execute();
-    await trx.updateTable('webhook').set({ last_triggered_at: now }).where('id', '=', delivery.webhookId).execute();
+    if (ok) {
+      await trx.updateTable('webhook').set({ last_triggered_at: now, failing_since: null }).where('id', '=', delivery.webhookId).execute();
+      return null;
+    }
+    await trx
+      .updateTable('webhook')
+      .set((eb) => ({ last_triggered_at: now, failing_since: eb.fn.coalesce('failing_since', eb.val(now)) }))
+      .where('id', '=', delivery.webhookId)
+      .execute();
+    const hook = await trx.selectFrom('webhook').select(['failing_since', 'is_active']).where('id', '=', delivery.webhookId).executeTakeFirst();
+    const since = hook?.failing_since ? toDate(hook.failing_since) : null;
+    if (hook && !toBoolean(hook.is_active) && next.status === 'pending') {
+      // Switched off while this attempt was in flight: no retry.
+      await trx.updateTable('webhook_delivery').set({ status: 'cancelled' }).where('id', '=', delivery.id).execute();
+      return null;
+    }
+    if (!hook || !toBoolean(hook.is_active) || !since || now.getTime() - since.getTime() < disableAfterMs) return null;
+    const last = outcome.statusCode !== null ? `HTTP ${outcome.statusCode}` : (outcome.error ?? 'no answer');
+    const reason = `Every delivery failed for ${duration(now.getTime() - since.getTime())} (since ${since.toISOString().slice(0, 16).replace('T', ' ')} UTC; last: ${last}).`.slice(0, 200);
+    await trx.updateTable('webhook').set({ is_active: false, disabled_reason: reason, disabled_at: now }).where('id', '=', delivery.webhookId).execute();
+    // Its retries would only be cancelled when claimed; say so in the log at once.
+    await trx
+      .updateTable('webhook_delivery')
+      .set({ status: 'cancelled', locked_until: null, updated_at: now })
+      .where('webhook_id', '=', delivery.webhookId)
+      .where('status', '=', 'pending')
+      .execute();
+    return reason;
   });
+}
+
+function duration(ms: number): string {
+  if (ms >= 3_600_000) return `${Math.round(ms / 3_600_000)} h`;
+  if (ms >= 60_000) return `${Math.round(ms / 60_000)} min`;
+  return `${Math.round(ms / 1000)} s`;
+}
+
+export interface OwnedDelivery {
+  id: string;
+  webhookId: string;
+  status: WebhookDeliveryTable['status'];
+  webhookActive: boolean;
+}
+
+export async function findDelivery(db: Executor, businessId: string, id: string): Promise<OwnedDelivery | undefined> {
+  const row = await db
+    .selectFrom('webhook_delivery')
+    .innerJoin('webhook', 'webhook.id', 'webhook_delivery.webhook_id')
+    .select(['webhook_delivery.id', 'webhook_delivery.webhook_id', 'webhook_delivery.status', 'webhook.is_active'])
+    .where('webhook_delivery.business_id', '=', businessId)
+    .where('webhook_delivery.id', '=', id)
+    .executeTakeFirst();
+  return row && { id: row.id, webhookId: row.webhook_id, status: row.status, webhookActive: toBoolean(row.is_active) };
+}
+
+/**
+ * Queues a finished delivery once more: the same row (so the same webhook-id), due now; the
+ * worker records the new attempt after the earlier ones. False when it is already queued.
+ */
+export async function requeueDelivery(db: Executor, id: string, now: Date): Promise<boolean> {
+  const result = await db
+    .updateTable('webhook_delivery')
+    .set({ status: 'pending', next_attempt_at: now, locked_until: null, updated_at: now })
+    .where('id', '=', id)
+    .where('status', 'in', ['succeeded', 'exhausted', 'cancelled'])
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }
 
 export async function cancelDelivery(db: Executor, id: string, now: Date): Promise<void> {

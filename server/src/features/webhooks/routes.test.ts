@@ -72,6 +72,7 @@ describeEachDialect('webhook management routes', (dialect) => {
       events: ['verification.success', 'credit.low'],
       isActive: true,
       disabledReason: null,
+      disabledAt: null,
       createdAt: expect.any(String),
       lastTriggered: null,
       secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]+={0,2}$/),

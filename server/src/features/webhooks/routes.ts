@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { refuseWhileImpersonating, requireUser } from '../auth/guards';
+import { DeliveryParams, ResendResponse } from './schemas';
 import * as service from './service';
 
 const webhookId = z.object({ id: z.string().min(1).max(40) });
@@ -43,6 +44,13 @@ export async function webhookRoutes(app: FastifyInstance): Promise<void> {
 
   r.patch('/api/webhooks/:id/toggle', { schema: { params: webhookId, body: z.object({ isActive: z.boolean() }) } }, async (request) =>
     service.toggleWebhook(ctx, request.currentUser!, request.params.id, request.body.isActive),
+  );
+
+  // Re-sends one delivery from the log, with its original webhook-id (owner only: see the hooks above).
+  r.post(
+    '/api/webhooks/logs/:id/resend',
+    { config: { rateLimit: { max: 30, timeWindow: '1 minute' } }, schema: { params: DeliveryParams, response: { 202: ResendResponse } } },
+    async (request, reply) => reply.status(202).send(await service.resendDelivery(ctx, request.currentUser!, request.params.id)),
   );
 
   r.post(

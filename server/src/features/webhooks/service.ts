@@ -18,6 +18,7 @@ function toView(w: repo.Webhook) {
     events: w.events,
     isActive: w.isActive,
     disabledReason: w.disabledReason,
+    disabledAt: w.disabledAt?.toISOString() ?? null,
     createdAt: w.createdAt.toISOString(),
     lastTriggered: w.lastTriggeredAt?.toISOString() ?? null,
   };
@@ -82,9 +83,10 @@ export async function deleteWebhook(ctx: AppContext, user: CurrentUser, id: stri
   await repo.deleteWebhook(ctx.db, business.id, id);
 }
 
-export async function toggleWebhook(ctx: AppContext, user: CurrentUser, id: string, isActive: boolean) {
+/** The owner's switch: on clears a reason the server switched it off with (and the run of failures). */
+export async function toggleWebhook(ctx: AppContext, user: CurrentUser, id: string, isActive: boolean, now = new Date()) {
   const { business } = await ownWebhook(ctx, user, id);
-  await repo.setWebhookActive(ctx.db, id, isActive, null);
+  await repo.setWebhookActive(ctx.db, id, isActive, null, now);
   return toView((await repo.findWebhook(ctx.db, business.id, id))!);
 }
 
@@ -113,4 +115,19 @@ export async function listLogs(ctx: AppContext, user: CurrentUser, limit = 100) 
     createdAt: r.createdAt.toISOString(),
     deliveryStatus: r.deliveryStatus,
   }));
+}
+
+/**
+ * Sends a logged delivery again: the same delivery (so the same `webhook-id`, and receivers can
+ * dedupe), due now; the worker records a new attempt after the earlier ones.
+ */
+export async function resendDelivery(ctx: AppContext, user: CurrentUser, deliveryId: string, now = new Date()) {
+  const business = await requireBusiness(ctx, user);
+  const delivery = await repo.findDelivery(ctx.db, business.id, deliveryId);
+  if (!delivery) throw new AppError('not_found', 'No such delivery.');
+  if (!delivery.webhookActive) throw new AppError('conflict', 'Turn the webhook on before resending to it.');
+  if (!(await repo.requeueDelivery(ctx.db, delivery.id, now))) {
+    throw new AppError('conflict', 'This delivery is already queued or being sent.');
+  }
+  return { queued: true as const, deliveryId: delivery.id, webhookId: delivery.webhookId };
 }

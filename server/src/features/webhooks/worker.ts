@@ -15,11 +15,18 @@ export const LEASE_MS = 60_000;
 export const WORKER_HEARTBEAT_PREFIX = 'webhook-worker:';
 const HEARTBEAT_EVERY_MS = 10_000;
 
+/** Deliveries in flight at once in one worker, and per endpoint (so one cannot take the pool). */
+export const DEFAULT_CONCURRENCY = 16;
+export const DEFAULT_PER_ENDPOINT = 2;
+
 export interface WorkerOptions {
   sender: WebhookSender;
   now?: () => Date;
   pollIntervalMs?: number;
+  /** the most rows one claim takes (default: the free slots of the pool) */
   batchSize?: number;
+  concurrency?: number;
+  perEndpoint?: number;
   logger?: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
 }
 
@@ -30,18 +37,29 @@ export function webhookSecretContext(webhookId: string): string {
 /**
  * Delivers the outbox. Several workers (instances) may run against one PostgreSQL: claiming
  * uses SKIP LOCKED, so each row goes to one of them at a time.
+ *
+ * Fairness: deliveries run side by side in a bounded pool, and the polling loop keeps claiming
+ * due rows for free slots while slow ones are in flight; an endpoint has at most `perEndpoint`
+ * deliveries in flight, so a hanging receiver holds two slots for its timeout, not the batch.
  */
 export class WebhookWorker {
   private timer: NodeJS.Timeout | undefined;
-  private running: Promise<number> | undefined;
   private stopped = true;
   private readonly now: () => Date;
+  private readonly concurrency: number;
+  private readonly perEndpoint: number;
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly inFlightPerWebhook = new Map<string, number>();
+  /** claims run one at a time per worker (the loop and runOnce may overlap) */
+  private claiming: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly ctx: AppContext,
     private readonly options: WorkerOptions,
   ) {
     this.now = options.now ?? (() => new Date());
+    this.concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
+    this.perEndpoint = options.perEndpoint ?? DEFAULT_PER_ENDPOINT;
   }
 
   start(): void {
@@ -50,7 +68,8 @@ export class WebhookWorker {
     const loop = async () => {
       if (this.stopped) return;
       try {
-        await this.runOnce();
+        // Not awaited: slow deliveries finish in the background while the next tick claims more.
+        await this.claimAndStart();
         await this.heartbeat();
       } catch (err) {
         this.options.logger?.error({ err }, 'webhook worker pass failed');
@@ -60,10 +79,12 @@ export class WebhookWorker {
     this.timer = setTimeout(loop, 0);
   }
 
+  /** Stops claiming; deliveries in flight finish (and are recorded) first. */
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
-    await this.running?.catch(() => {});
+    await this.claiming.catch(() => {});
+    await Promise.allSettled([...this.inFlight]);
   }
 
   private lastBeatAt = 0;
@@ -76,24 +97,49 @@ export class WebhookWorker {
     await beat(this.ctx.db, `${WORKER_HEARTBEAT_PREFIX}${hostname()}:${process.pid}`, now);
   }
 
-  /** One pass: claim what is due and deliver it. Returns how many attempts were made. */
-  runOnce(): Promise<number> {
-    const pass = this.pass();
-    this.running = pass;
-    return pass;
+  /**
+   * Delivers everything due now, within the same limits as the loop, and waits for it (tests
+   * and tools use this). Returns how many attempts were made.
+   */
+  async runOnce(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const started = await this.claimAndStart();
+      if (started.length === 0) return total;
+      total += started.length;
+      await Promise.all(started);
+    }
   }
 
-  private async pass(): Promise<number> {
-    const now = this.now();
-    const claimed = await repo.claimDueDeliveries(
-      this.ctx.db,
-      this.ctx.database.dialect,
-      now,
-      new Date(now.getTime() + LEASE_MS),
-      this.options.batchSize ?? 20,
-    );
-    await Promise.all(claimed.map((delivery) => this.deliver(delivery)));
-    return claimed.length;
+  /** Claims due rows for the free slots (each endpoint within its share) and starts them. */
+  private claimAndStart(): Promise<Array<Promise<void>>> {
+    const next = this.claiming.catch(() => {}).then(async () => {
+      const free = Math.min(this.concurrency - this.inFlight.size, this.options.batchSize ?? Infinity);
+      if (free <= 0) return [];
+      const now = this.now();
+      const claimed = await repo.claimDueDeliveries(this.ctx.db, this.ctx.database.dialect, now, new Date(now.getTime() + LEASE_MS), free, {
+        perEndpoint: this.perEndpoint,
+        inFlight: this.inFlightPerWebhook,
+      });
+      return claimed.map((delivery) => this.launch(delivery));
+    });
+    this.claiming = next;
+    return next;
+  }
+
+  private launch(delivery: repo.ClaimedDelivery): Promise<void> {
+    const id = delivery.webhookId;
+    this.inFlightPerWebhook.set(id, (this.inFlightPerWebhook.get(id) ?? 0) + 1);
+    const running: Promise<void> = this.deliver(delivery)
+      .catch((err) => this.options.logger?.error({ err, deliveryId: delivery.id }, 'webhook delivery failed'))
+      .finally(() => {
+        this.inFlight.delete(running);
+        const left = (this.inFlightPerWebhook.get(id) ?? 1) - 1;
+        if (left > 0) this.inFlightPerWebhook.set(id, left);
+        else this.inFlightPerWebhook.delete(id);
+      });
+    this.inFlight.add(running);
+    return running;
   }
 
   private async deliver(delivery: repo.ClaimedDelivery): Promise<void> {
@@ -113,11 +159,20 @@ export class WebhookWorker {
       : retryDelay !== undefined && result.statusCode !== 410
         ? { status: 'pending', retryAt: new Date(finishedAt.getTime() + retryDelay) }
         : { status: 'exhausted', retryAt: null };
-    await repo.finishAttempt(this.ctx.db, { id: delivery.id, webhookId: delivery.webhookId, attemptNumber }, result, next, newId('wha'), finishedAt);
+    const disabled = await repo.finishAttempt(
+      this.ctx.db,
+      { id: delivery.id, webhookId: delivery.webhookId, attemptNumber },
+      result,
+      next,
+      newId('wha'),
+      finishedAt,
+      this.ctx.config.webhookDisableAfterMs,
+    );
+    if (disabled) this.options.logger?.warn({ webhookId: delivery.webhookId, reason: disabled }, 'webhook switched off after a day of failures');
     metricsFor(this.ctx).delivery(next.status === 'pending' ? 'retrying' : next.status);
     if (result.statusCode === 410) {
       // 410 Gone: the receiver says this endpoint is no more.
-      await repo.setWebhookActive(this.ctx.db, delivery.webhookId, false, 'The endpoint answered 410 Gone.');
+      await repo.setWebhookActive(this.ctx.db, delivery.webhookId, false, 'The endpoint answered 410 Gone.', finishedAt);
       this.options.logger?.info({ webhookId: delivery.webhookId }, 'webhook disabled after 410 Gone');
     }
   }

@@ -13,6 +13,7 @@ const HOOK: Webhook = {
   events: ['verification.success', 'credit.low'],
   isActive: true,
   disabledReason: null,
+  disabledAt: null,
   createdAt: '2026-11-20T10:00:00.000Z',
   lastTriggered: null,
 };
@@ -349,5 +350,50 @@ describe('WebhooksSection', () => {
     refuse = true;
     await user.click(screen.getByRole('button', { name: `Send test event to ${HOOK.url}` }));
     await expectToast('Error', 'Turn the webhook on before sending a test event.');
+  });
+
+  it('marks an endpoint switched off after a day of failures (badge, reason, when), and the switch turns it back on', async () => {
+    const user = userEvent.setup();
+    const reason = 'Every delivery failed for 24 h (since 2026-11-20 10:00 UTC; last: HTTP 500).';
+    const off: Webhook = { ...HOOK, isActive: false, disabledReason: reason, disabledAt: '2026-11-21T10:01:00.000Z' };
+    const state = { hooks: [off], logs: [] };
+    const { calls } = fakeServer(state, (call) => {
+      if (call.method === 'PATCH') {
+        state.hooks = [{ ...HOOK, isActive: true }];
+        return jsonResponse(200, state.hooks[0]);
+      }
+      return undefined;
+    });
+    renderSection();
+    const row = (await screen.findAllByTestId('webhook-row'))[0]!;
+    expect(within(row).getByTestId('switched-off-badge')).toHaveTextContent('Switched off');
+    expect(within(row).getByRole('note')).toHaveTextContent(/Switched off automatically on .*2026.*Every delivery failed for 24 h/);
+    await user.click(within(row).getByRole('switch', { name: `Active: ${HOOK.url}` }));
+    await expectToast('Webhook status updated');
+    expect(calls.find((c) => c.method === 'PATCH')).toEqual({ method: 'PATCH', url: '/api/webhooks/wh_1/toggle', body: { isActive: true } });
+    await waitFor(() => expect(screen.queryByTestId('switched-off-badge')).toBeNull());
+    expect(screen.queryByRole('note')).toBeNull();
+  });
+
+  it('resends a finished delivery from its latest attempt row, not a queued one, and not to an endpoint that is off', async () => {
+    const user = userEvent.setup();
+    const done = log({ deliveryId: 'msg_done', responseStatus: 500, deliveryStatus: 'exhausted', attemptNumber: 4, retryCount: 3, createdAt: '2026-11-21T10:00:09.000Z' });
+    const earlier = log({ deliveryId: 'msg_done', responseStatus: 500, deliveryStatus: 'exhausted', attemptNumber: 3, retryCount: 2, createdAt: '2026-11-21T10:00:05.000Z' });
+    const queued = log({ deliveryId: 'msg_queued', responseStatus: null, attemptNumber: 0, deliveryStatus: 'pending', createdAt: '2026-11-21T10:00:10.000Z' });
+    const otherHook = log({ deliveryId: 'msg_off', webhookId: 'wh_off', webhookUrl: 'https://off.example/h', deliveryStatus: 'succeeded', createdAt: '2026-11-21T10:00:01.000Z' });
+    const { calls } = fakeServer({ hooks: [HOOK, { ...HOOK, id: 'wh_off', url: 'https://off.example/h', isActive: false }], logs: [done, earlier, queued, otherHook] }, (call) =>
+      call.method === 'POST' && call.url.endsWith('/resend') ? jsonResponse(202, { queued: true, deliveryId: 'msg_done', webhookId: HOOK.id }) : undefined,
+    );
+    renderSection();
+    const rows = await screen.findAllByTestId('delivery-row');
+    expect(rows).toHaveLength(4);
+    const buttons = screen.getAllByRole('button', { name: /^Resend / });
+    // One per finished delivery (its latest attempt): not the older attempt, not the queued one.
+    expect(buttons).toHaveLength(2);
+    expect(within(rows[1]!).getByRole('button', { name: `Resend ${done.event} to ${HOOK.url}` })).toBeEnabled();
+    expect(within(rows[3]!).getByRole('button', { name: /^Resend / })).toBeDisabled();
+    await user.click(within(rows[1]!).getByRole('button', { name: /^Resend / }));
+    await expectToast('Delivery queued again');
+    expect(calls.filter((c) => c.method === 'POST')).toEqual([{ method: 'POST', url: '/api/webhooks/logs/msg_done/resend', body: undefined }]);
   });
 });

@@ -69,7 +69,7 @@ export function WebhooksSection() {
           ) : logs.isError ? (
             <LoadError what="the delivery log" onRetry={() => void logs.refetch()} retrying={logs.isFetching} />
           ) : (
-            <DeliveryLog entries={logs.data} />
+            <DeliveryLog entries={logs.data} inactiveWebhookIds={new Set((webhooks.data ?? []).filter((w) => !w.isActive).map((w) => w.id))} />
           )}
         </CardContent>
       </Card>

@@ -19,8 +19,10 @@ export interface Webhook {
   url: string;
   events: string[];
   isActive: boolean;
-  /** Why the server switched it off (e.g. the endpoint answered 410 Gone), if it did. */
+  /** Why the server switched it off (the endpoint answered 410 Gone, or failed for a day), if it did. */
   disabledReason: string | null;
+  /** When the server switched it off; null when on or paused by the owner. */
+  disabledAt: string | null;
   createdAt: string;
   lastTriggered: string | null;
 }
@@ -113,6 +115,22 @@ export function useDeleteWebhook() {
   const invalidate = useInvalidateWebhooks();
   return useMutation({
     mutationFn: (id: string) => apiSend<void>('DELETE', `/api/webhooks/${encodeURIComponent(id)}`),
+    onSuccess: () => invalidate(),
+  });
+}
+
+/** POST /api/webhooks/logs/:id/resend (server/src/features/webhooks/schemas.ts ResendResponse). */
+export interface ResendResult {
+  queued: true;
+  deliveryId: string;
+  webhookId: string;
+}
+
+/** Sends a logged delivery again, with its original webhook-id (receivers can dedupe). */
+export function useResendDelivery() {
+  const invalidate = useInvalidateWebhooks();
+  return useMutation({
+    mutationFn: (deliveryId: string) => apiSend<ResendResult>('POST', `/api/webhooks/logs/${encodeURIComponent(deliveryId)}/resend`),
     onSuccess: () => invalidate(),
   });
 }

@@ -1,15 +1,27 @@
-import { History } from 'lucide-react';
-import type { WebhookLogEntry } from '../api';
+import { History, RotateCcw } from 'lucide-react';
+import { Button } from '@/components/ui/button';
+import { Spinner } from '@/components/ui/spinner';
+import { toast } from '@/components/ui/use-toast';
+import { useResendDelivery, type WebhookLogEntry } from '../api';
 import { formatDateTime, formatMs } from '../format';
+import { toastWebhookError } from '../toasts';
 import { DeliveryStatusBadge } from './DeliveryStatusBadge';
+
+/** A delivery can be sent again once it is finished (not while it is queued or being sent). */
+const RESENDABLE = new Set(['succeeded', 'exhausted', 'cancelled']);
 
 /** Newest first, whatever order the server used. */
 export function newestFirst(entries: WebhookLogEntry[]): WebhookLogEntry[] {
   return [...entries].sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt));
 }
 
-/** Every delivery attempt: event, endpoint, status badge, retries, response time, time, verification. */
-export function DeliveryLog({ entries }: { entries: WebhookLogEntry[] }) {
+/**
+ * Every delivery attempt: event, endpoint, status badge, retries, response time, time,
+ * verification, and on each delivery's latest attempt a Resend button (same webhook-id).
+ * `inactiveWebhookIds`: endpoints that are off, which cannot be resent to.
+ */
+export function DeliveryLog({ entries, inactiveWebhookIds = new Set() }: { entries: WebhookLogEntry[]; inactiveWebhookIds?: ReadonlySet<string> }) {
+  const resend = useResendDelivery();
   if (entries.length === 0) {
     return (
       <div className="flex flex-col items-center justify-center gap-2 rounded-lg border border-dashed px-4 py-10 text-center text-sm text-muted-foreground">
@@ -40,6 +52,9 @@ export function DeliveryLog({ entries }: { entries: WebhookLogEntry[] }) {
             <th scope="col" className="px-3 py-2 text-right font-medium">Response time</th>
             <th scope="col" className="px-3 py-2 font-medium">Time</th>
             <th scope="col" className="px-3 py-2 font-medium">Verification</th>
+            <th scope="col" className="px-3 py-2 font-medium">
+              <span className="sr-only">Actions</span>
+            </th>
           </tr>
         </thead>
         <tbody className="divide-y">
@@ -58,6 +73,21 @@ export function DeliveryLog({ entries }: { entries: WebhookLogEntry[] }) {
                 <time dateTime={entry.createdAt}>{formatDateTime(entry.createdAt)}</time>
               </td>
               <td className="px-3 py-2 font-mono text-xs break-all">{entry.verificationId ?? '—'}</td>
+              <td className="px-3 py-2">
+                {latest.has(entry.id) && RESENDABLE.has(entry.deliveryStatus) && (
+                  <ResendButton
+                    entry={entry}
+                    off={inactiveWebhookIds.has(entry.webhookId)}
+                    pending={resend.isPending && resend.variables === entry.deliveryId}
+                    onResend={() =>
+                      resend.mutate(entry.deliveryId, {
+                        onSuccess: () => toast({ title: 'Delivery queued again', description: `${entry.event} to ${entry.webhookUrl}, with its original webhook-id.` }),
+                        onError: (error) => toastWebhookError(error, 'Failed to resend the delivery'),
+                      })
+                    }
+                  />
+                )}
+              </td>
             </tr>
           ))}
         </tbody>
@@ -78,4 +108,21 @@ function NextStep({ entry }: { entry: WebhookLogEntry }) {
             ? 'Cancelled: webhook switched off'
             : null;
   return text ? <p className="mt-1 text-xs text-muted-foreground">{text}</p> : null;
+}
+
+function ResendButton({ entry, off, pending, onResend }: { entry: WebhookLogEntry; off: boolean; pending: boolean; onResend: () => void }) {
+  return (
+    <Button
+      type="button"
+      variant="outline"
+      size="sm"
+      disabled={pending || off}
+      title={off ? 'Turn the webhook on to resend' : 'Send this delivery again (same webhook-id)'}
+      onClick={onResend}
+      aria-label={`Resend ${entry.event} to ${entry.webhookUrl}`}
+    >
+      {pending ? <Spinner label="Resending" /> : <RotateCcw aria-hidden="true" />}
+      <span aria-hidden="true">Resend</span>
+    </Button>
+  );
 }

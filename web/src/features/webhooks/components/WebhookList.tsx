@@ -81,7 +81,12 @@ export function WebhookList({ webhooks }: { webhooks: Webhook[] }) {
                     Last triggered: {webhook.lastTriggered ? formatDateTime(webhook.lastTriggered) : 'Never'}
                   </p>
                 </div>
-                <div className="flex shrink-0 items-center gap-2">
+                <div className="flex shrink-0 flex-wrap items-center gap-2">
+                  {!webhook.isActive && webhook.disabledReason && (
+                    <Badge variant="outline" className="border-warning/50 bg-warning/10 text-foreground" data-testid="switched-off-badge">
+                      Switched off
+                    </Badge>
+                  )}
                   <Switch
                     id={switchId}
                     checked={webhook.isActive}
@@ -98,7 +103,8 @@ export function WebhookList({ webhooks }: { webhooks: Webhook[] }) {
                 <p className="flex items-start gap-1.5 rounded-md bg-warning/10 px-3 py-2 text-sm" role="note">
                   <TriangleAlert className="mt-0.5 size-4 shrink-0 text-warning" aria-hidden="true" />
                   <span>
-                    Switched off automatically: {webhook.disabledReason} Turn it back on when the endpoint is ready.
+                    Switched off automatically{webhook.disabledAt ? ` on ${formatDateTime(webhook.disabledAt)}` : ''}: {webhook.disabledReason} Turn it
+                    back on with the switch when the endpoint is ready.
                   </span>
                 </p>
               )}
