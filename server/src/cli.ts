@@ -192,7 +192,7 @@ export const commands: Record<string, Command> = {
       const [id] = positionals;
       if (!id || positionals.length > 1 || !values.reason?.trim()) throw new UsageError(`usage: sixdigit ${commands['payments:reject']!.usage}`);
       const rejected = await rejectPayment(ctx, id, { reason: values.reason }, operator());
-      out.log(`Rejected ${rejected.id} (₹${rejected.amount}, ${p(rejected.companyName)}): ${p(rejected.reason)}`);
+      out.log(`Rejected ${rejected.id} (₹${rejected.amount}, ${p(rejected.companyName)}): ${p(rejected.reason ?? '')}`);
     },
   },
 };

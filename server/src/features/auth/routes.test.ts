@@ -29,7 +29,7 @@ describeEachDialect('auth routes', (dialect) => {
       method: 'POST',
       url: '/api/login/local',
       payload: 'email=Grace.Hopper%40Example.com&name=Grace+Brewster+Hopper&returnTo=%2Fbusiness',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin' },
     });
     expect(login.statusCode).toBe(303);
     expect(login.headers.location).toBe('/business');
@@ -54,7 +54,7 @@ describeEachDialect('auth routes', (dialect) => {
       method: 'POST',
       url: '/api/login/local',
       payload: new URLSearchParams({ email: 'a@example.com', name: 'A', returnTo: '//evil.example/x' }).toString(),
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin' },
     });
     expect(login.headers.location).toBe('/');
   });
@@ -64,7 +64,7 @@ describeEachDialect('auth routes', (dialect) => {
       method: 'POST',
       url: '/api/login/local',
       payload: 'email=not-an-email&name=X',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin' },
     });
     expect(res.statusCode).toBe(400);
     expect(res.body).toContain('Enter a valid e-mail address');
