@@ -85,6 +85,33 @@ describeEachDialect('auth routes', (dialect) => {
     expect(me.statusCode).toBe(401);
   });
 
+  it.each([
+    ['Sec-Fetch-Site: cross-site', { 'sec-fetch-site': 'cross-site' }],
+    ['Sec-Fetch-Site: same-site', { 'sec-fetch-site': 'same-site' }],
+    ['a foreign Referer (a browser without Sec-Fetch-Site)', { referer: 'https://evil.example/page' }],
+  ])('does not sign out when another site opens the logout link (%s): it asks on a page of its own', async (_name, headers) => {
+    const cookie = await signIn(t.app, `lured-${Math.random().toString(36).slice(2)}@example.com`);
+    const out = await t.app.inject({ method: 'GET', url: '/api/logout', headers: { cookie, ...headers } });
+    expect(out.statusCode).toBe(200);
+    expect(out.headers['content-type']).toContain('text/html');
+    expect(out.headers['set-cookie']).toBeUndefined();
+    expect(out.body).toContain('Sign out of Sixdigit?');
+    expect(out.body).toContain('href="/api/logout"');
+    expect(out.body).not.toContain('<script');
+    expect((await t.app.inject({ method: 'GET', url: '/api/auth/user', headers: { cookie } })).statusCode).toBe(200);
+    // The confirm page's own link (same-origin) signs out.
+    const confirmed = await t.app.inject({ method: 'GET', url: '/api/logout', headers: { cookie, 'sec-fetch-site': 'same-origin' } });
+    expect(confirmed.statusCode).toBe(302);
+    expect((await t.app.inject({ method: 'GET', url: '/api/auth/user', headers: { cookie } })).statusCode).toBe(401);
+  });
+
+  it('signs out from a typed or bookmarked address (Sec-Fetch-Site: none)', async () => {
+    const cookie = await signIn(t.app, 'typed-logout@example.com');
+    const out = await t.app.inject({ method: 'GET', url: '/api/logout', headers: { cookie, 'sec-fetch-site': 'none' } });
+    expect(out.statusCode).toBe(302);
+    expect((await t.app.inject({ method: 'GET', url: '/api/auth/user', headers: { cookie } })).statusCode).toBe(401);
+  });
+
   it('refuses a cookie-authenticated write from a foreign Origin', async () => {
     const cookie = await signIn(t.app, 'csrf@example.com');
     const res = await t.app.inject({
