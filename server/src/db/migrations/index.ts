@@ -8,6 +8,7 @@ import * as m20261124100000 from './20261124100000_admin_mfa_impersonation';
 import * as m20261124100100 from './20261124100100_service_heartbeat';
 import * as m20261124100200 from './20261124100200_business_suspension';
 import * as m20261124200000 from './20261124200000_contact';
+import * as m20261125030000 from './20261125030000_payment_utr_per_business';
 
 /** Every migration, by name; names sort in the order they run. Add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   '20261124100100_service_heartbeat': m20261124100100,
   '20261124100200_business_suspension': m20261124100200,
   '20261124200000_contact': m20261124200000,
+  '20261125030000_payment_utr_per_business': m20261125030000,
 };
