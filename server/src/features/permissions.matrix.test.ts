@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ADMIN, adminWithFreshMfa } from '../../../test/support/admin';
 import { createTestApp, describeEachDialect, signIn, type TestApp } from '../../../test/support/db';
 import { createBusiness, signInWithRole } from '../../../test/support/payments';
+import { balancePaise, fund } from '../../../test/support/verify-api';
 import { ADMIN_ROUTES, impersonatingCookie, matches, type AdminCaller, type Expected } from '../../../test/support/permissions';
 import { NOT_COOKIE_AUTHENTICATED } from './auth/csrf';
 
@@ -139,7 +140,7 @@ const MATRIX: Record<string, Row> = {
   ...v1('GET /api/v1/profile', apiKey(200)),
   ...v1('POST /api/v1/test', apiKey(200)),
   ...v1('POST /api/v1/generate', apiKey(400)),
-  ...v1('POST /api/v1/verify', apiKey(400)),
+  ...v1('POST /api/v1/verify', apiKey(404)),
   ...v1('DELETE /api/v1/users/:user_id', apiKey(404)),
   'GET /api/v1/openapi.json': everyone(200),
 
@@ -155,10 +156,16 @@ for (const [route, row] of Object.entries(MATRIX)) {
   if (isCookieWrite(method, path)) row.other_api_key = 403;
 }
 
+/** The victim business's enrolled end user (the public API's user_id). */
+const VICTIM_USER = 'victim-user-1';
+
 /** Request bodies that get past validation, so the permission check behind it is what answers. */
 const PAYLOADS: Record<string, object> = {
   'POST /api/business/payment-requests': { paymentReference: 'SDPAYMATRIX1', utr: 'UTRMATRIX1234', amount: 5000 },
   'POST /api/business/create-order': { amount: 5000 },
+  // Another business's key asking about the victim's enrolled user: unknown to it, never charged.
+  'POST /api/v1/verify': { user_id: VICTIM_USER, totp_code: '123456' },
+  'POST /v1/verify': { user_id: VICTIM_USER, totp_code: '123456' },
 };
 
 /** Routes that end the caller's session: run after every other route. */
@@ -167,8 +174,10 @@ const ENDS_SESSIONS = new Set(['GET /api/logout']);
 describeEachDialect('permission matrix: every route × every caller', (dialect) => {
   let t: TestApp;
   let impersonatedUserId: string;
+  let keyBusinessId: string;
+  const KEY_BALANCE = 1_000;
   const auth: Partial<Record<Caller, Record<string, string>>> = {};
-  const victim = { webhookId: '', totpAccountId: '', notificationId: '', enrolledUserId: 'victim-user-1' };
+  const victim = { webhookId: '', totpAccountId: '', notificationId: '', enrolledUserId: VICTIM_USER };
 
   beforeAll(async () => {
     t = await createTestApp(dialect);
@@ -199,7 +208,11 @@ describeEachDialect('permission matrix: every route × every caller', (dialect) 
     const impersonated = await createBusiness(t.app, 'Impersonated Co');
     impersonatedUserId = (await t.ctx.db.selectFrom('user').select('id').where('email', '=', impersonated.email).executeTakeFirstOrThrow()).id;
     auth.admin_impersonating = browser(await impersonatingCookie(t, impersonatedUserId));
-    auth.other_api_key = { authorization: `Bearer ${(await createBusiness(t.app, 'Key Co')).apiKey}` };
+    // Funded, so its verify reaches the user lookup (an empty balance answers 402 before it).
+    const keyBusiness = await createBusiness(t.app, 'Key Co');
+    keyBusinessId = keyBusiness.businessId;
+    await fund(t.ctx, keyBusinessId, KEY_BALANCE);
+    auth.other_api_key = { authorization: `Bearer ${keyBusiness.apiKey}` };
   });
   afterAll(async () => t?.close());
 
@@ -245,6 +258,10 @@ describeEachDialect('permission matrix: every route × every caller', (dialect) 
       if (route === 'POST /api/admin/impersonation/stop') auth.admin_impersonating!.cookie = (await impersonatingCookie(t, impersonatedUserId)).toString();
     }
     expect(failures).toEqual([]);
+  });
+
+  it("charged nothing to the other business's key for asking about the victim's user", async () => {
+    expect(await balancePaise(t.ctx, keyBusinessId)).toBe(KEY_BALANCE);
   });
 
   it('refuses every cookie write that shows no same-site signal, or a foreign one (403 forbidden_origin)', async () => {

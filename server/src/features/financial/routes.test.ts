@@ -386,8 +386,8 @@ describeEachDialect('financial manager desk', (dialect) => {
       const lonely = await submitPayment(t.app, (await createBusiness(t.app, 'Flag Alone')).cookie);
       const pending = (await get('/api/financial/pending-approvals', fm.cookie)).json() as Array<{ id: string; duplicateUtr: Array<{ id: string; businessId: string; status: string }> }>;
       const byId = new Map(pending.map((p) => [p.id, p]));
-      expect(byId.get(a.id)!.duplicateUtr).toEqual([{ id: b.id, businessId: second.businessId, status: 'pending' }]);
-      expect(byId.get(b.id)!.duplicateUtr).toEqual([{ id: a.id, businessId: first.businessId, status: 'pending' }]);
+      expect(byId.get(a.id)!.duplicateUtr).toEqual([{ id: b.id, businessId: second.businessId, companyName: 'Flag Second', status: 'pending' }]);
+      expect(byId.get(b.id)!.duplicateUtr).toEqual([{ id: a.id, businessId: first.businessId, companyName: 'Flag First', status: 'pending' }]);
       expect(byId.get(lonely.id)!.duplicateUtr).toEqual([]);
     });
 

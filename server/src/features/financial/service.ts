@@ -37,13 +37,14 @@ export function startOfIstDay(now: Date): Date {
 export interface UtrClaim {
   id: string;
   businessId: string;
+  companyName: string;
   status: PaymentRequestStatus;
 }
 
 /** Claims on each request's UTR other than the request itself (empty when the UTR is quoted once). */
 async function utrConflicts(ctx: AppContext, requests: readonly repo.DeskPaymentRequest[]): Promise<Map<string, UtrClaim[]>> {
   const claims = await payments.claimsOnUtrs(ctx.db, requests.map((r) => r.utr));
-  return new Map(requests.map((r) => [r.id, claims.filter((c) => c.utr === r.utr && c.id !== r.id).map(({ id, businessId, status }) => ({ id, businessId, status }))]));
+  return new Map(requests.map((r) => [r.id, claims.filter((c) => c.utr === r.utr && c.id !== r.id).map(({ id, businessId, companyName, status }) => ({ id, businessId, companyName, status }))]));
 }
 
 async function withConflicts(ctx: AppContext, requests: repo.DeskPaymentRequest[]) {

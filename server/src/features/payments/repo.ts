@@ -166,10 +166,19 @@ export async function findPaymentRequestByUtr(db: Executor, businessId: string, 
 }
 
 /** Every claim on these UTRs, whichever business made it (the desk's duplicate-UTR check). */
-export async function claimsOnUtrs(db: Executor, utrs: readonly string[]): Promise<Array<Pick<PaymentRequest, 'id' | 'businessId' | 'utr' | 'status'>>> {
+export async function claimsOnUtrs(
+  db: Executor,
+  utrs: readonly string[],
+): Promise<Array<Pick<PaymentRequest, 'id' | 'businessId' | 'utr' | 'status'> & { companyName: string }>> {
   if (utrs.length === 0) return [];
-  const rows = await db.selectFrom('payment_request').select(['id', 'business_id', 'utr', 'status']).where('utr', 'in', [...new Set(utrs)]).execute();
-  return rows.map((r) => ({ id: r.id, businessId: r.business_id, utr: r.utr, status: r.status as PaymentRequest['status'] }));
+  const rows = await db
+    .selectFrom('payment_request')
+    .innerJoin('business', 'business.id', 'payment_request.business_id')
+    .select(['payment_request.id', 'payment_request.business_id', 'payment_request.utr', 'payment_request.status', 'business.company_name'])
+    .where('payment_request.utr', 'in', [...new Set(utrs)])
+    .orderBy('payment_request.created_at', 'asc')
+    .execute();
+  return rows.map((r) => ({ id: r.id, businessId: r.business_id, companyName: r.company_name, utr: r.utr, status: r.status as PaymentRequest['status'] }));
 }
 
 /** The pending or approved claim on a reference, if any (a rejected one does not block a retry). */

@@ -228,15 +228,15 @@ function DuplicateUtrNote({ utr, duplicates }: { utr: string; duplicates: NonNul
       <p className="text-muted-foreground">
         {credited ? (
           <>
-            It was already credited with <code className="font-mono">{credited.id}</code>: reject this claim with a reason.
+            It was already credited to {credited.companyName} (<code className="font-mono">{credited.id}</code>): reject this claim with a reason.
           </>
         ) : (
           <>
             Only one can be approved. Check which business the bank statement shows before approving (
             {duplicates.map((d, i) => (
               <span key={d.id}>
-                {i > 0 && ', '}
-                <code className="font-mono">{d.id}</code> {d.status}
+                {i > 0 && '; '}
+                {d.companyName}, <code className="font-mono">{d.id}</code>, {d.status}
               </span>
             ))}
             ).

@@ -36,6 +36,7 @@ export interface DeskPayment {
 export interface DuplicateUtrClaim {
   id: string;
   businessId: string;
+  companyName: string;
   status: 'pending' | 'approved' | 'rejected' | (string & {});
 }
 
