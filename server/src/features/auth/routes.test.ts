@@ -59,6 +59,22 @@ describeEachDialect('auth routes', (dialect) => {
     expect(login.headers.location).toBe('/');
   });
 
+  it.each(['/\t/evil.example', '/\n/evil.example', '/\\evil.example', '/.//evil.example', 'https:evil.example'])(
+    'never returns to another site after sign-in, however returnTo %j is spelled',
+    async (returnTo) => {
+      const login = await t.app.inject({
+        method: 'POST',
+        url: '/api/login/local',
+        payload: new URLSearchParams({ email: 'b@example.com', name: 'B', returnTo }).toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin' },
+      });
+      expect(login.statusCode).toBe(303);
+      expect(login.headers.location).toBe('/');
+      const form = await t.app.inject({ method: 'GET', url: `/api/login?returnTo=${encodeURIComponent(returnTo)}` });
+      expect(form.body).toContain('name="returnTo" value="/"');
+    },
+  );
+
   it('refuses a bad e-mail on the local form with the form again', async () => {
     const res = await t.app.inject({
       method: 'POST',
