@@ -5,6 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, describeEachDialect, type TestApp } from '../../test/support/db';
 import { siteVariantFor } from './lib/site-variant';
 
+/** What a browser sends with a form post from our own page (the CSRF guard wants a same-site signal). */
+const SAME_ORIGIN = { 'sec-fetch-site': 'same-origin' };
+
 describeEachDialect('app: the one error envelope, ids and headers', (dialect) => {
   let t: TestApp;
   beforeAll(async () => {
@@ -28,26 +31,26 @@ describeEachDialect('app: the one error envelope, ids and headers', (dialect) =>
   });
 
   it('answers invalid JSON with 400 invalid_json', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/login/local', headers: { 'content-type': 'application/json' }, payload: '{"email": ' });
+    const res = await t.app.inject({ method: 'POST', url: '/api/login/local', headers: { 'content-type': 'application/json', ...SAME_ORIGIN }, payload: '{"email": ' });
     expect(res.statusCode).toBe(400);
     expectEnvelope(res, 'invalid_json');
   });
 
   it('answers a schema violation with 400 validation_failed naming the field', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/login/local', payload: { email: 42 } });
+    const res = await t.app.inject({ method: 'POST', url: '/api/login/local', headers: SAME_ORIGIN, payload: { email: 42 } });
     expect(res.statusCode).toBe(400);
     expectEnvelope(res, 'validation_failed');
     expect(res.json().error.message).toContain('email');
   });
 
   it('answers an oversized body with 413 payload_too_large', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/login/local', payload: { email: 'a@b.c', name: 'x'.repeat(10_000) } });
+    const res = await t.app.inject({ method: 'POST', url: '/api/login/local', headers: SAME_ORIGIN, payload: { email: 'a@b.c', name: 'x'.repeat(10_000) } });
     expect(res.statusCode).toBe(413);
     expectEnvelope(res, 'payload_too_large');
   });
 
   it('answers an unsupported content type with 415', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/login/local', headers: { 'content-type': 'application/xml' }, payload: '<x/>' });
+    const res = await t.app.inject({ method: 'POST', url: '/api/login/local', headers: { 'content-type': 'application/xml', ...SAME_ORIGIN }, payload: '<x/>' });
     expect(res.statusCode).toBe(415);
     expectEnvelope(res, 'unsupported_media_type');
   });

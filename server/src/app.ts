@@ -15,6 +15,7 @@ import { adminImpersonationRoutes } from './features/admin/impersonation-routes'
 import { auditImpersonatedWrite } from './features/admin/impersonation-service';
 import { adminMfaRoutes } from './features/admin/mfa-routes';
 import { adminRoutes } from './features/admin/routes';
+import { installCsrfGuard } from './features/auth/csrf';
 import { authRoutes } from './features/auth/routes';
 import { userTotpRoutes } from './features/authenticator/routes';
 import { businessRoutes } from './features/business/routes';
@@ -31,7 +32,6 @@ import { createApiKeyRateLimit, verifyRoutesV1 } from './features/verify/routes.
 import { webhookRoutes } from './features/webhooks/routes';
 import { installErrorHandling } from './lib/error-handler';
 import { AppError, envelope } from './lib/errors';
-import { requestOrigin } from './lib/http';
 import { installWellFormedText } from './lib/well-formed-text';
 
 declare module 'fastify' {
@@ -53,9 +53,6 @@ export interface RouteEntry {
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/;
 /** Fits any legal user_id in DELETE /users/{user_id}: 128 characters, percent-encoded (≤ 12 each). */
 const MAX_PARAM_LENGTH = 128 * 12;
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-/** Paths authenticated by something other than the session cookie (API keys, provider signatures). */
-const NOT_COOKIE_AUTHENTICATED = [/^\/api\/v1\//, /^\/v1\//, /^\/api\/webhooks\/incoming\//, /^\/api\/payments\/razorpay\/webhook$/];
 
 export interface BuildAppOptions {
   logger?: boolean | Record<string, unknown>;
@@ -119,17 +116,8 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   app.addHook('onResponse', auditImpersonatedWrite);
   installMetrics(app);
 
-  // Cookie-authenticated writes must come from our own pages (SameSite=Lax is the first line).
-  app.addHook('onRequest', async (request: FastifyRequest) => {
-    if (SAFE_METHODS.has(request.method)) return;
-    const path = request.url.split('?')[0] ?? '';
-    if (!path.startsWith('/api/') || NOT_COOKIE_AUTHENTICATED.some((re) => re.test(path))) return;
-    const origin = request.headers.origin;
-    if (origin === undefined) return;
-    if (origin !== requestOrigin(request) && origin !== new URL(config.publicUrl).origin) {
-      throw new AppError('forbidden_origin', 'This request came from another site and was refused.');
-    }
-  });
+  // Cookie-authenticated writes must come from our own pages (features/auth/csrf.ts).
+  installCsrfGuard(app);
 
   await app.register(helmet, {
     hsts: config.isProduction,

@@ -15,12 +15,7 @@ import { parseRupeesToPaise, paiseToDecimalString, verificationsForPaise } from 
 import type { PaymentRequestStatus } from './db/types';
 import { AppError } from './lib/errors';
 import { isoDate } from './lib/schemas';
-
-/** Text from the database, safe for an operator's terminal: control characters shown, not run. */
-function printable(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
+import { printable as p, printableLines } from './lib/terminal';
 
 /**
  * The operator CLI: `npm run cli -- <command>` or the `sixdigit` bin.
@@ -56,7 +51,7 @@ export const commands: Record<string, Command> = {
       const users = await listUsers(ctx.db);
       if (values.json) return out.log(JSON.stringify(users, null, 2));
       if (users.length === 0) return out.log('No users yet.');
-      const rows = users.map((u) => [u.email, u.role, u.name, u.createdAt.toISOString().slice(0, 10), u.id]);
+      const rows = users.map((u) => [p(u.email), u.role, p(u.name), u.createdAt.toISOString().slice(0, 10), u.id]);
       const header = ['EMAIL', 'ROLE', 'NAME', 'JOINED', 'ID'];
       const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
       for (const row of [header, ...rows]) out.log(row.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd());
@@ -69,7 +64,7 @@ export const commands: Record<string, Command> = {
       const [email, role] = args;
       if (!email || !role) throw new UsageError(`usage: sixdigit ${commands['role:set']!.usage}`);
       const user = await setUserRole(ctx.db, ctx.config.adminEmail, { email, role }, operator());
-      out.log(`${user.email} is now ${user.role}.`);
+      out.log(`${p(user.email)} is now ${user.role}.`);
     },
   },
   'admin:mfa-reset': {
@@ -81,7 +76,7 @@ export const commands: Record<string, Command> = {
       const admin = await findUserByEmail(ctx.db, ctx.config.adminEmail);
       if (!admin) throw new UsageError(`No account with ADMIN_EMAIL ${ctx.config.adminEmail} yet: nothing to reset.`);
       const removed = await resetAdminMfa(ctx, admin.id, operator().label);
-      out.log(removed ? `MFA of ${admin.email} removed. At the next visit to /admin they set it up again.` : `${admin.email} had no MFA configured; nothing removed.`);
+      out.log(removed ? `MFA of ${p(admin.email)} removed. At the next visit to /admin they set it up again.` : `${p(admin.email)} had no MFA configured; nothing removed.`);
     },
   },
   'audit:list': {
@@ -123,7 +118,7 @@ export const commands: Record<string, Command> = {
       if (values.json) return out.log(JSON.stringify({ total, entries }, null, 2));
       if (entries.length === 0) return out.log('No audit entries match.');
       for (const e of entries) {
-        out.log([e.createdAt.toISOString(), e.action, e.actorLabel, e.subjectType ? `${e.subjectType}:${e.subjectId}` : '-', JSON.stringify(e.details)].map(printable).join('  '));
+        out.log([e.createdAt.toISOString(), e.action, e.actorLabel, e.subjectType ? `${e.subjectType}:${e.subjectId}` : '-', JSON.stringify(e.details)].map(p).join('  '));
       }
       out.log(`${entries.length} of ${total} entries.`);
     },
@@ -139,7 +134,7 @@ export const commands: Record<string, Command> = {
       if (amountPaise === null) throw new UsageError(`"${rupees}" is not an amount of rupees (e.g. 5000 or 99.50).`);
       const result = await grantCredits(ctx.db, { businessIdOrEmail: target, amountPaise, reason: values.reason }, operator());
       out.log(
-        `Granted ₹${paiseToDecimalString(amountPaise)} to ${result.business.companyName} (${result.business.id}). ` +
+        `Granted ₹${paiseToDecimalString(amountPaise)} to ${p(result.business.companyName)} (${result.business.id}). ` +
           `Balance ₹${paiseToDecimalString(result.balancePaise)} = ${verificationsForPaise(result.balancePaise)} verifications.`,
       );
     },
@@ -153,12 +148,12 @@ export const commands: Record<string, Command> = {
       const business = await resolveBusiness(ctx.db, target);
       const totals = await ledgerTotals(ctx.db, business.id);
       const consistent = totals.balancePaise === totals.creditedPaise - totals.spentPaise;
-      out.log(`${business.companyName} (${business.id})`);
+      out.log(`${p(business.companyName)} (${business.id})`);
       out.log(`Balance:  ₹${paiseToDecimalString(totals.balancePaise)} (${verificationsForPaise(totals.balancePaise)} verifications)`);
       out.log(`Credited: ₹${paiseToDecimalString(totals.creditedPaise)}   Spent: ₹${paiseToDecimalString(totals.spentPaise)}`);
       out.log(consistent ? 'Ledger:   consistent (balance = credited − spent)' : 'Ledger:   INCONSISTENT — balance ≠ credited − spent');
       for (const entry of await listLedger(ctx.db, business.id, 10)) {
-        out.log(`  ${entry.createdAt.toISOString()}  +₹${paiseToDecimalString(entry.amountPaise)}  ${entry.kind}  ${entry.reason ?? entry.reference ?? ''}  (${entry.actorLabel})`);
+        out.log(`  ${entry.createdAt.toISOString()}  +₹${paiseToDecimalString(entry.amountPaise)}  ${entry.kind}  ${p(entry.reason ?? entry.reference ?? '')}  (${p(entry.actorLabel)})`);
       }
       if (!consistent) throw new AppError('internal_error', 'Ledger invariant violated.');
     },
@@ -175,7 +170,7 @@ export const commands: Record<string, Command> = {
       const payments = await listForOperator(ctx, status as PaymentRequestStatus | undefined);
       if (values.json) return out.log(JSON.stringify(payments, null, 2));
       if (payments.length === 0) return out.log(status ? `No ${status} payments.` : 'No payments yet.');
-      const rows = payments.map((p) => [p.id, p.status, `₹${p.amount}`, p.paymentMethod, p.companyName, p.paymentReference, p.utr, p.createdAt.slice(0, 16).replace('T', ' ')]);
+      const rows = payments.map((r) => [r.id, r.status, `₹${r.amount}`, r.paymentMethod, p(r.companyName), p(r.paymentReference), p(r.utr), r.createdAt.slice(0, 16).replace('T', ' ')]);
       printTable(out, ['ID', 'STATUS', 'AMOUNT', 'METHOD', 'COMPANY', 'REFERENCE', 'UTR', 'SUBMITTED (UTC)'], rows);
     },
   },
@@ -187,7 +182,7 @@ export const commands: Record<string, Command> = {
       const [id] = positionals;
       if (!id || positionals.length > 1) throw new UsageError(`usage: sixdigit ${commands['payments:approve']!.usage}`);
       const approved = await approvePayment(ctx, id, { notes: values.notes }, operator());
-      out.log(`Approved ${approved.id}: ₹${approved.amount} credited to ${approved.companyName} (${approved.businessId}). Balance ₹${approved.balance}.`);
+      out.log(`Approved ${approved.id}: ₹${approved.amount} credited to ${p(approved.companyName)} (${approved.businessId}). Balance ₹${approved.balance}.`);
     },
   },
   'payments:reject': {
@@ -198,7 +193,7 @@ export const commands: Record<string, Command> = {
       const [id] = positionals;
       if (!id || positionals.length > 1 || !values.reason?.trim()) throw new UsageError(`usage: sixdigit ${commands['payments:reject']!.usage}`);
       const rejected = await rejectPayment(ctx, id, { reason: values.reason }, operator());
-      out.log(`Rejected ${rejected.id} (₹${rejected.amount}, ${rejected.companyName}): ${rejected.reason}`);
+      out.log(`Rejected ${rejected.id} (₹${rejected.amount}, ${p(rejected.companyName)}): ${p(rejected.reason ?? '')}`);
     },
   },
   backup: {
@@ -237,7 +232,9 @@ export function helpText(): string {
 }
 
 /** Runs one command; returns the process exit code. */
-export async function runCli(argv: string[], env: Record<string, string | undefined>, out: Output): Promise<number> {
+export async function runCli(argv: string[], env: Record<string, string | undefined>, sink: Output): Promise<number> {
+  // A second net under the per-value escaping: nothing printed can carry a terminal escape.
+  const out: Output = { log: (line) => sink.log(printableLines(line)), error: (line) => sink.error(printableLines(line)) };
   const [name, ...args] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     out.log(helpText());

@@ -14,7 +14,7 @@ export function post(app: FastifyInstance, url: string, cookie: string | undefin
   return app.inject({
     method: 'POST',
     url,
-    headers: { origin: ORIGIN, ...(cookie ? { cookie } : {}) },
+    headers: { origin: ORIGIN, 'sec-fetch-site': 'same-origin', ...(cookie ? { cookie } : {}) },
     ...(payload === undefined ? {} : { payload: payload as object }),
   });
 }

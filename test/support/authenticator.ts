@@ -9,7 +9,8 @@ import QRCode from 'qrcode';
 
 /** Test helpers for the account TOTP and authenticator routes: sign-in, uploads, images. */
 
-export const ORIGIN = { origin: 'http://localhost:5000' };
+/** What a browser sends with a write from our own page. */
+export const ORIGIN = { origin: 'http://localhost:5000', 'sec-fetch-site': 'same-origin' };
 
 let address = 0;
 /** Signs in through the local sign-in, each time from another address (its limit is per address). */
@@ -20,7 +21,7 @@ export async function signInFresh(app: FastifyInstance, email: string): Promise<
     url: '/api/login/local',
     remoteAddress: `10.77.${(address >> 8) & 255}.${address & 255}`,
     payload: new URLSearchParams({ email, name: 'Test User' }).toString(),
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin' },
   });
   if (res.statusCode !== 303) throw new Error(`local sign-in failed: ${res.statusCode} ${res.body}`);
   return res.cookies.map((c) => `${c.name}=${c.value}`).join('; ');

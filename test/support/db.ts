@@ -107,7 +107,7 @@ export async function signIn(app: FastifyInstance, email: string, name = 'Test U
     method: 'POST',
     url: '/api/login/local',
     payload: new URLSearchParams({ email, name }).toString(),
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin' },
   });
   if (res.statusCode !== 303) throw new Error(`local sign-in failed: ${res.statusCode} ${res.body}`);
   const cookies = res.cookies.map((c) => `${c.name}=${c.value}`);

@@ -20,7 +20,7 @@ export function call(
   return app.inject({
     method,
     url,
-    headers: { ...(cookie ? { cookie } : {}), ...(method === 'POST' ? { origin: ORIGIN } : {}), ...headers },
+    headers: { ...(cookie ? { cookie } : {}), ...(method === 'POST' ? { origin: ORIGIN, 'sec-fetch-site': 'same-origin' } : {}), ...headers },
     ...(payload === undefined ? {} : { payload: payload as object }),
   });
 }
@@ -39,7 +39,7 @@ export async function signIn(app: FastifyInstance, email: string, name = 'Test U
     url: '/api/login/local',
     remoteAddress: nextAddress(),
     payload: new URLSearchParams({ email, name }).toString(),
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin' },
   });
   if (res.statusCode !== 303) throw new Error(`local sign-in failed: ${res.statusCode} ${res.body}`);
   return res.cookies.map((c) => `${c.name}=${c.value}`).join('; ');

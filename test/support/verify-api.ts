@@ -24,7 +24,7 @@ export function unique(prefix: string): string {
 /** Signs a new user in and creates their business through the dashboard API. */
 export async function createBusiness(app: FastifyInstance, companyName = 'Acme Payments', email = `${unique('owner')}@example.com`): Promise<TestBusiness> {
   const cookie = await signIn(app, email, 'Owner Person');
-  const res = await app.inject({ method: 'POST', url: '/api/business/create', headers: { cookie }, payload: { companyName } });
+  const res = await app.inject({ method: 'POST', url: '/api/business/create', headers: { cookie, 'sec-fetch-site': 'same-origin' }, payload: { companyName } });
   if (res.statusCode !== 201) throw new Error(`business create failed: ${res.statusCode} ${res.body}`);
   return { email, cookie, apiKey: res.json().apiKey, businessId: res.json().id };
 }

@@ -9,7 +9,8 @@ import { signIn } from './db';
 
 /** Webhook test helpers: real HTTP receivers on loopback, signature checks by `standardwebhooks`. */
 
-export const ORIGIN = { origin: 'http://localhost:5000' };
+/** What a browser sends with a write from our own page. */
+export const ORIGIN = { origin: 'http://localhost:5000', 'sec-fetch-site': 'same-origin' };
 
 export interface Received {
   headers: IncomingHttpHeaders;

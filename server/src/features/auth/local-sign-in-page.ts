@@ -1,3 +1,18 @@
+const STYLE = `<style>
+  :root { color-scheme: light dark; font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
+  body { margin: 0; min-height: 100vh; display: grid; place-items: center; background: #f4f4f5; color: #18181b; }
+  @media (prefers-color-scheme: dark) { body { background: #09090b; color: #fafafa; } .card { background: #18181b !important; border-color: #27272a !important; } input { background: #09090b; color: #fafafa; border-color: #3f3f46 !important; } }
+  .card { box-sizing: border-box; width: min(92vw, 400px); background: #fff; border: 1px solid #e4e4e7; border-radius: 12px; padding: 28px; box-shadow: 0 1px 3px rgba(0,0,0,.06); }
+  .badge { display: inline-block; font-size: 12px; font-weight: 600; letter-spacing: .02em; color: #92400e; background: #fef3c7; border: 1px solid #fcd34d; border-radius: 999px; padding: 2px 10px; }
+  h1 { font-size: 22px; margin: 14px 0 6px; }
+  p { margin: 0 0 16px; font-size: 14px; line-height: 1.5; color: #71717a; }
+  label { display: block; font-size: 14px; font-weight: 500; margin: 14px 0 6px; }
+  input { width: 100%; box-sizing: border-box; font: inherit; padding: 10px 12px; border: 1px solid #d4d4d8; border-radius: 8px; }
+  input:focus-visible, button:focus-visible { outline: 2px solid #4f46e5; outline-offset: 2px; }
+  button { margin-top: 20px; width: 100%; font: inherit; font-weight: 600; padding: 10px 12px; border: 0; border-radius: 8px; background: #4f46e5; color: #fff; cursor: pointer; }
+  .error { color: #b91c1c; background: #fef2f2; border: 1px solid #fecaca; border-radius: 8px; padding: 8px 12px; }
+</style>`;
+
 const escapeHtml = (value: string) =>
   value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
@@ -15,20 +30,7 @@ export function renderLocalSignInPage(options: { returnTo: string; error?: strin
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Local sign-in · Sixdigit (development)</title>
-<style>
-  :root { color-scheme: light dark; font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
-  body { margin: 0; min-height: 100vh; display: grid; place-items: center; background: #f4f4f5; color: #18181b; }
-  @media (prefers-color-scheme: dark) { body { background: #09090b; color: #fafafa; } .card { background: #18181b !important; border-color: #27272a !important; } input { background: #09090b; color: #fafafa; border-color: #3f3f46 !important; } }
-  .card { box-sizing: border-box; width: min(92vw, 400px); background: #fff; border: 1px solid #e4e4e7; border-radius: 12px; padding: 28px; box-shadow: 0 1px 3px rgba(0,0,0,.06); }
-  .badge { display: inline-block; font-size: 12px; font-weight: 600; letter-spacing: .02em; color: #92400e; background: #fef3c7; border: 1px solid #fcd34d; border-radius: 999px; padding: 2px 10px; }
-  h1 { font-size: 22px; margin: 14px 0 6px; }
-  p { margin: 0 0 16px; font-size: 14px; line-height: 1.5; color: #71717a; }
-  label { display: block; font-size: 14px; font-weight: 500; margin: 14px 0 6px; }
-  input { width: 100%; box-sizing: border-box; font: inherit; padding: 10px 12px; border: 1px solid #d4d4d8; border-radius: 8px; }
-  input:focus-visible, button:focus-visible { outline: 2px solid #4f46e5; outline-offset: 2px; }
-  button { margin-top: 20px; width: 100%; font: inherit; font-weight: 600; padding: 10px 12px; border: 0; border-radius: 8px; background: #4f46e5; color: #fff; cursor: pointer; }
-  .error { color: #b91c1c; background: #fef2f2; border: 1px solid #fecaca; border-radius: 8px; padding: 8px 12px; }
-</style>
+${STYLE}
 </head>
 <body>
 <main class="card">
@@ -44,6 +46,39 @@ export function renderLocalSignInPage(options: { returnTo: string; error?: strin
     <input id="name" name="name" type="text" required autocomplete="name" maxlength="120" value="${escapeHtml(options.name ?? '')}">
     <button type="submit">Sign in</button>
   </form>
+</main>
+</body>
+</html>`;
+}
+
+
+/**
+ * Shown when GET /api/logout was opened from another site: the link stays a link (SPEC), but
+ * only a click on our own page (Sec-Fetch-Site: same-origin) signs out.
+ */
+export function renderSignOutConfirmPage(): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Sign out? · Sixdigit</title>
+${STYLE}
+<style>
+  .actions { display: flex; gap: 12px; margin-top: 20px; }
+  .actions a { flex: 1; text-align: center; text-decoration: none; font-weight: 600; padding: 10px 12px; border-radius: 8px; }
+  .primary { background: #4f46e5; color: #fff; }
+  .secondary { border: 1px solid #d4d4d8; color: inherit; }
+</style>
+</head>
+<body>
+<main class="card">
+  <h1>Sign out of Sixdigit?</h1>
+  <p>Another site sent you to the sign-out link. You are still signed in; sign out only if you meant to.</p>
+  <div class="actions">
+    <a class="primary" href="/api/logout">Sign out</a>
+    <a class="secondary" href="/">Stay signed in</a>
+  </div>
 </main>
 </body>
 </html>`;

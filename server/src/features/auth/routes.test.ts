@@ -29,7 +29,7 @@ describeEachDialect('auth routes', (dialect) => {
       method: 'POST',
       url: '/api/login/local',
       payload: 'email=Grace.Hopper%40Example.com&name=Grace+Brewster+Hopper&returnTo=%2Fbusiness',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin' },
     });
     expect(login.statusCode).toBe(303);
     expect(login.headers.location).toBe('/business');
@@ -54,17 +54,33 @@ describeEachDialect('auth routes', (dialect) => {
       method: 'POST',
       url: '/api/login/local',
       payload: new URLSearchParams({ email: 'a@example.com', name: 'A', returnTo: '//evil.example/x' }).toString(),
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin' },
     });
     expect(login.headers.location).toBe('/');
   });
+
+  it.each(['/\t/evil.example', '/\n/evil.example', '/\\evil.example', '/.//evil.example', 'https:evil.example'])(
+    'never returns to another site after sign-in, however returnTo %j is spelled',
+    async (returnTo) => {
+      const login = await t.app.inject({
+        method: 'POST',
+        url: '/api/login/local',
+        payload: new URLSearchParams({ email: 'b@example.com', name: 'B', returnTo }).toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin' },
+      });
+      expect(login.statusCode).toBe(303);
+      expect(login.headers.location).toBe('/');
+      const form = await t.app.inject({ method: 'GET', url: `/api/login?returnTo=${encodeURIComponent(returnTo)}` });
+      expect(form.body).toContain('name="returnTo" value="/"');
+    },
+  );
 
   it('refuses a bad e-mail on the local form with the form again', async () => {
     const res = await t.app.inject({
       method: 'POST',
       url: '/api/login/local',
       payload: 'email=not-an-email&name=X',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin' },
     });
     expect(res.statusCode).toBe(400);
     expect(res.body).toContain('Enter a valid e-mail address');
@@ -83,6 +99,33 @@ describeEachDialect('auth routes', (dialect) => {
     expect(out.headers.location).toBe('/');
     const me = await t.app.inject({ method: 'GET', url: '/api/auth/user', headers: { cookie } });
     expect(me.statusCode).toBe(401);
+  });
+
+  it.each([
+    ['Sec-Fetch-Site: cross-site', { 'sec-fetch-site': 'cross-site' }],
+    ['Sec-Fetch-Site: same-site', { 'sec-fetch-site': 'same-site' }],
+    ['a foreign Referer (a browser without Sec-Fetch-Site)', { referer: 'https://evil.example/page' }],
+  ])('does not sign out when another site opens the logout link (%s): it asks on a page of its own', async (_name, headers) => {
+    const cookie = await signIn(t.app, `lured-${Math.random().toString(36).slice(2)}@example.com`);
+    const out = await t.app.inject({ method: 'GET', url: '/api/logout', headers: { cookie, ...headers } });
+    expect(out.statusCode).toBe(200);
+    expect(out.headers['content-type']).toContain('text/html');
+    expect(out.headers['set-cookie']).toBeUndefined();
+    expect(out.body).toContain('Sign out of Sixdigit?');
+    expect(out.body).toContain('href="/api/logout"');
+    expect(out.body).not.toContain('<script');
+    expect((await t.app.inject({ method: 'GET', url: '/api/auth/user', headers: { cookie } })).statusCode).toBe(200);
+    // The confirm page's own link (same-origin) signs out.
+    const confirmed = await t.app.inject({ method: 'GET', url: '/api/logout', headers: { cookie, 'sec-fetch-site': 'same-origin' } });
+    expect(confirmed.statusCode).toBe(302);
+    expect((await t.app.inject({ method: 'GET', url: '/api/auth/user', headers: { cookie } })).statusCode).toBe(401);
+  });
+
+  it('signs out from a typed or bookmarked address (Sec-Fetch-Site: none)', async () => {
+    const cookie = await signIn(t.app, 'typed-logout@example.com');
+    const out = await t.app.inject({ method: 'GET', url: '/api/logout', headers: { cookie, 'sec-fetch-site': 'none' } });
+    expect(out.statusCode).toBe(302);
+    expect((await t.app.inject({ method: 'GET', url: '/api/auth/user', headers: { cookie } })).statusCode).toBe(401);
   });
 
   it('refuses a cookie-authenticated write from a foreign Origin', async () => {

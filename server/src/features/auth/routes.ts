@@ -6,7 +6,8 @@ import { forwardSetCookies, toWebHeaders } from '../../lib/http';
 import { OIDC_PROVIDER_ID, type LocalSignInApi } from './auth';
 import { currentImpersonation } from '../admin/impersonation-service';
 import { loadCurrentUser } from './guards';
-import { renderLocalSignInPage } from './local-sign-in-page';
+import { isCrossSiteNavigation } from './csrf';
+import { renderLocalSignInPage, renderSignOutConfirmPage } from './local-sign-in-page';
 import { safeReturnPath } from './service';
 
 const SIGN_IN_RATE_LIMIT = { max: 30, timeWindow: '1 minute' };
@@ -112,6 +113,10 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
   }
 
   r.get('/api/logout', async (request, reply) => {
+    // A link from another site must not sign anyone out: ask on our own page instead.
+    if (isCrossSiteNavigation(request, config.publicUrl)) {
+      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(renderSignOutConfirmPage());
+    }
     const headers = toWebHeaders(request.headers);
     if (await auth.api.getSession({ headers })) {
       const result = await auth.api.signOut({ headers, returnHeaders: true });

@@ -36,11 +36,29 @@ export function toCurrentUser(user: SessionUser, adminEmail: string): CurrentUse
   };
 }
 
-/** Only same-origin paths may be returned to after sign-in; anything else goes home. */
+/** Any origin serves as the base: only whether the candidate leaves it matters. */
+const RETURN_BASE = 'https://return-to.invalid';
+
+/**
+ * Only same-origin paths may be returned to after sign-in; anything else goes home. The candidate
+ * is read the way a browser reads a Location header (WHATWG URL, which drops TAB/CR/LF and turns
+ * `\` into `/`), so `/<TAB>/host` or `/\host` cannot become `//host`; what is returned is the
+ * parsed path, re-serialised, so the browser sees exactly what was checked.
+ */
 export function safeReturnPath(candidate: unknown): string {
-  if (typeof candidate !== 'string') return '/';
-  if (!candidate.startsWith('/') || candidate.startsWith('//') || candidate.startsWith('/\\')) return '/';
-  if (candidate.startsWith('/api/')) return '/';
-  if (/[\r\n]/.test(candidate) || candidate.length > 2048) return '/';
-  return candidate;
+  if (typeof candidate !== 'string' || candidate.length > 2048) return '/';
+  // Control characters and backslashes have no place in our own paths: refuse rather than repair.
+  // eslint-disable-next-line no-control-regex
+  if (!candidate.startsWith('/') || /[\u0000-\u001f\u007f\\]/.test(candidate)) return '/';
+  let url: URL;
+  try {
+    url = new URL(candidate, RETURN_BASE);
+  } catch {
+    return '/';
+  }
+  if (url.origin !== RETURN_BASE) return '/';
+  const path = `${url.pathname}${url.search}${url.hash}`;
+  // `/.//host` parses to the path `//host`, which a browser would read as another host.
+  if (!path.startsWith('/') || path.startsWith('//') || path.startsWith('/api/')) return '/';
+  return path;
 }

@@ -50,7 +50,7 @@ describeEachDialect('business dashboard routes', (dialect) => {
 
   const get = (url: string, cookie: string) => t.app.inject({ method: 'GET', url, headers: { cookie } });
   const send = (method: 'POST' | 'PUT', url: string, cookie: string, payload?: unknown, headers: Record<string, string> = {}) =>
-    t.app.inject({ method, url, headers: { cookie, ...headers }, ...(payload === undefined ? {} : { payload: payload as object }) });
+    t.app.inject({ method, url, headers: { cookie, 'sec-fetch-site': 'same-origin', ...headers }, ...(payload === undefined ? {} : { payload: payload as object }) });
 
   // --- create and profile -------------------------------------------------------------------
 
@@ -438,7 +438,8 @@ describeEachDialect('business dashboard routes', (dialect) => {
       const biz = await createBusiness(t.app, 'Signed Out Co');
       const payload = method === 'GET' ? {} : { payload: { companyName: 'X', enabled: true, thresholdRupees: 500, packId: 'basic' } };
       for (const headers of [{}, { cookie: 'better-auth.session_token=forged.value' }, bearer(biz.apiKey)]) {
-        expectError(await t.app.inject({ method, url, headers, ...payload }), 401, 'unauthorized');
+        // As a browser on our own page would send it: past the CSRF guard, refused by the session check.
+        expectError(await t.app.inject({ method, url, headers: { ...headers, 'sec-fetch-site': 'same-origin' }, ...payload }), 401, 'unauthorized');
       }
     });
 
@@ -492,6 +493,23 @@ describeEachDialect('business dashboard routes', (dialect) => {
       // Our own origin is fine.
       const own = await send('PUT', '/api/business/auto-refill', biz.cookie, { enabled: true, thresholdRupees: 500, packId: 'basic' }, { origin: 'http://localhost:5000' });
       expect(own.statusCode).toBe(200);
+    });
+
+    it('refuses cookie-authenticated writes with no same-site signal at all, or a foreign Referer or Sec-Fetch-Site (403)', async () => {
+      const biz = await createBusiness(t.app, 'No Origin Co');
+      const bare = (method: 'POST' | 'PUT', url: string, cookie: string, payload: unknown, headers: Record<string, string>) =>
+        t.app.inject({ method, url, headers: { cookie, ...headers }, ...(payload === undefined ? {} : { payload: payload as object }) });
+      const newcomer = await signIn(t.app, `${unique('nosignal')}@example.com`);
+      const signals: Array<Record<string, string>> = [{}, { referer: 'https://evil.example/page' }, { 'sec-fetch-site': 'cross-site' }, { 'sec-fetch-site': 'same-site' }, { 'sec-fetch-site': 'none' }, { origin: 'null' }];
+      for (const headers of signals) {
+        expectError(await bare('POST', '/api/business/create', newcomer, { companyName: 'Phished Co' }, headers), 403, 'forbidden_origin');
+        expectError(await get('/api/business/profile', newcomer), 404, 'not_found');
+        expectError(await bare('POST', '/api/business/api-key/regenerate', biz.cookie, undefined, headers), 403, 'forbidden_origin');
+      }
+      expect((await t.app.inject({ method: 'POST', url: '/api/v1/test', headers: bearer(biz.apiKey) })).statusCode).toBe(200);
+      // A same-origin Referer alone (an old browser) is enough.
+      const viaReferer = await bare('PUT', '/api/business/auto-refill', biz.cookie, { enabled: true, thresholdRupees: 500, packId: 'basic' }, { referer: 'http://localhost:5000/business' });
+      expect(viaReferer.statusCode).toBe(200);
     });
   });
 });

@@ -93,4 +93,23 @@ describeEachDialect('operator CLI: payments', (dialect) => {
     expect(unknown).toMatchObject({ code: 1, errors: ['No such payment request.'] });
     expect((await call(t.app, 'GET', '/api/business/payment-requests', biz.cookie)).json()[0].status).toBe('pending');
   });
+
+  it('prints a company name with terminal escape codes as text (no screen cleared, no forged lines)', async () => {
+    const hostile = 'Evil\u001b[2J\u001b[H\u009b31mCo\rFake\nID  STATUS';
+    const biz = await createBusiness(t.app, 'Escape Test Co');
+    await t.ctx.db.updateTable('business').set({ company_name: hostile }).where('id', '=', biz.businessId).execute();
+    const payment = await submitPayment(t.app, biz.cookie);
+    const outputs = [
+      await cli('payments:list', '--status', 'pending'),
+      await cli('credits:show', biz.businessId),
+      await cli('payments:approve', payment.id),
+    ];
+    for (const output of outputs) {
+      expect(output.code).toBe(0);
+      // eslint-disable-next-line no-control-regex
+      for (const line of output.lines) expect(line).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
+      expect(output.text).toContain('Evil\\u001b[2J\\u001b[H\\u009b31mCo\\u000dFake\\u000aID  STATUS');
+    }
+    expect(outputs[0]!.lines.filter((l) => l.includes(payment.id))).toHaveLength(1);
+  });
 });

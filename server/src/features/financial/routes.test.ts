@@ -144,6 +144,7 @@ describeEachDialect('financial manager desk', (dialect) => {
         processedBy: null,
         processedAt: null,
         createdAt: expect.any(String),
+        duplicateUtr: [],
       });
       expect(ours[1]).toMatchObject({ paymentMethod: 'Bank transfer', bankAccountDetails: expect.stringContaining('Demo Bank') });
       // Oldest first across the whole queue.
@@ -368,6 +369,58 @@ describeEachDialect('financial manager desk', (dialect) => {
       expect((await get('/api/business/payment-requests', b.cookie)).json()[0]).toMatchObject({ id: pb.id, status: 'pending' });
       // A business cannot reach the desk to decide its own or anyone's payment.
       expectError(await approve(pb.id, b.cookie), 403, 'forbidden');
+    });
+  });
+  describe('a UTR quoted by two businesses', () => {
+    /** Two businesses claim one UTR (the real payer after a squatter): both pending. */
+    async function conflictingPair(label: string) {
+      const first = await createBusiness(t.app, `${label} First`);
+      const second = await createBusiness(t.app, `${label} Second`);
+      const a = await submitPayment(t.app, first.cookie);
+      const b = await submitPayment(t.app, second.cookie, { utr: a.utr });
+      return { first, second, a, b };
+    }
+
+    it('shows both claims to the desk, each flagged with the other (pending approvals and the CLI list)', async () => {
+      const { first, second, a, b } = await conflictingPair('Flag');
+      const lonely = await submitPayment(t.app, (await createBusiness(t.app, 'Flag Alone')).cookie);
+      const pending = (await get('/api/financial/pending-approvals', fm.cookie)).json() as Array<{ id: string; duplicateUtr: Array<{ id: string; businessId: string; status: string }> }>;
+      const byId = new Map(pending.map((p) => [p.id, p]));
+      expect(byId.get(a.id)!.duplicateUtr).toEqual([{ id: b.id, businessId: second.businessId, companyName: 'Flag Second', status: 'pending' }]);
+      expect(byId.get(b.id)!.duplicateUtr).toEqual([{ id: a.id, businessId: first.businessId, companyName: 'Flag First', status: 'pending' }]);
+      expect(byId.get(lonely.id)!.duplicateUtr).toEqual([]);
+    });
+
+    it('credits only one of them: approving the second is refused (409) and nothing more is credited', async () => {
+      const { first, second, a, b } = await conflictingPair('Once');
+      expect((await approve(b.id)).statusCode).toBe(200);
+      const refused = await approve(a.id, fm2.cookie);
+      expectError(refused, 409, 'conflict');
+      expect(refused.json().error.message).toContain(b.id);
+      expect(await balancePaise(t.ctx, second.businessId)).toBe(500_000);
+      expect(await balancePaise(t.ctx, first.businessId)).toBe(0);
+      expect(await ledgerFor(first.businessId)).toEqual([]);
+      // The loser stays pending, marked as conflicting with an approved claim, until the desk rejects it.
+      const pending = (await get('/api/financial/pending-approvals', fm.cookie)).json() as Array<{ id: string; duplicateUtr: Array<{ status: string }> }>;
+      expect(pending.find((p) => p.id === a.id)!.duplicateUtr).toEqual([expect.objectContaining({ id: b.id, status: 'approved' })]);
+      expect((await reject(a.id, fm.cookie, { reason: 'The UTR belongs to another business' })).statusCode).toBe(200);
+    });
+
+    it('credits only one when two desks approve the two claims at the same moment', async () => {
+      const { first, second, a, b } = await conflictingPair('Race');
+      const results = await Promise.all([approve(a.id, fm.cookie), approve(b.id, fm2.cookie)]);
+      expect(results.map((r) => r.statusCode).sort()).toEqual([200, 409]);
+      const total = (await balancePaise(t.ctx, first.businessId)) + (await balancePaise(t.ctx, second.businessId));
+      expect(total).toBe(500_000);
+      const approved = await t.ctx.db.selectFrom('payment_request').select('id').where('utr', '=', a.utr).where('status', '=', 'approved').execute();
+      expect(approved).toHaveLength(1);
+    });
+
+    it('lets the desk approve one after rejecting the other', async () => {
+      const { second, a, b } = await conflictingPair('Settle');
+      expect((await reject(a.id, fm.cookie, { reason: 'Not on the statement for this business' })).statusCode).toBe(200);
+      expect((await approve(b.id)).statusCode).toBe(200);
+      expect(await balancePaise(t.ctx, second.businessId)).toBe(500_000);
     });
   });
 });

@@ -33,7 +33,26 @@ export function startOfIstDay(now: Date): Date {
   return new Date(Date.UTC(ist.getUTCFullYear(), ist.getUTCMonth(), ist.getUTCDate()) - IST_OFFSET_MS);
 }
 
-export function toDeskView(r: repo.DeskPaymentRequest) {
+/** Other businesses' (or this one's earlier) claims on the same UTR: a conflict for the desk to settle. */
+export interface UtrClaim {
+  id: string;
+  businessId: string;
+  companyName: string;
+  status: PaymentRequestStatus;
+}
+
+/** Claims on each request's UTR other than the request itself (empty when the UTR is quoted once). */
+async function utrConflicts(ctx: AppContext, requests: readonly repo.DeskPaymentRequest[]): Promise<Map<string, UtrClaim[]>> {
+  const claims = await payments.claimsOnUtrs(ctx.db, requests.map((r) => r.utr));
+  return new Map(requests.map((r) => [r.id, claims.filter((c) => c.utr === r.utr && c.id !== r.id).map(({ id, businessId, companyName, status }) => ({ id, businessId, companyName, status }))]));
+}
+
+async function withConflicts(ctx: AppContext, requests: repo.DeskPaymentRequest[]) {
+  const conflicts = await utrConflicts(ctx, requests);
+  return requests.map((r) => toDeskView(r, conflicts.get(r.id) ?? []));
+}
+
+export function toDeskView(r: repo.DeskPaymentRequest, sameUtr: UtrClaim[] = []) {
   return {
     id: r.id,
     businessId: r.businessId,
@@ -54,20 +73,33 @@ export function toDeskView(r: repo.DeskPaymentRequest) {
     processedBy: r.processedByLabel,
     processedAt: r.processedAt?.toISOString() ?? null,
     createdAt: r.createdAt.toISOString(),
+    /**
+     * Other claims quoting the same UTR (another business, usually): the desk must find out which
+     * business really paid. Only one of them can ever be approved.
+     */
+    duplicateUtr: sameUtr,
   };
 }
 
 export async function pendingApprovals(ctx: AppContext) {
-  return (await repo.listPending(ctx.db, 500)).map(toDeskView);
+  return withConflicts(ctx, await repo.listPending(ctx.db, 500));
 }
 
 export async function recentlyProcessed(ctx: AppContext, limit = 5) {
-  return (await repo.listProcessed(ctx.db, limit)).map(toDeskView);
+  return withConflicts(ctx, await repo.listProcessed(ctx.db, limit));
 }
 
 export async function listForOperator(ctx: AppContext, status: PaymentRequestStatus | undefined, limit = 100) {
-  return (await repo.listByStatus(ctx.db, status, limit)).map(toDeskView);
+  return withConflicts(ctx, await repo.listByStatus(ctx.db, status, limit));
 }
+
+/** A UTR is credited once, whoever quoted it: the approved claim that already holds it, if any. */
+async function approvedClaimOnUtr(ctx: AppContext, request: repo.DeskPaymentRequest): Promise<UtrClaim | undefined> {
+  return (await utrConflicts(ctx, [request])).get(request.id)?.find((c) => c.status === 'approved');
+}
+
+const utrAlreadyCredited = (utr: string, other: UtrClaim) =>
+  new AppError('conflict', `The UTR ${utr} was already credited with payment request ${other.id}. Reject this claim with a reason instead.`);
 
 export async function stats(ctx: AppContext, now = new Date()) {
   const [counts, openMessages] = await Promise.all([repo.deskCounts(ctx.db, startOfIstDay(now)), countOpen(ctx.db)]);
@@ -110,6 +142,8 @@ export async function approvePayment(ctx: AppContext, id: string, input: { notes
   const notes = input.notes?.trim() || null;
   if (notes && notes.length > 1000) throw new AppError('validation_failed', 'The notes can be at most 1000 characters.');
   const request = await decidable(ctx, id, actor);
+  const credited = await approvedClaimOnUtr(ctx, request);
+  if (credited) throw utrAlreadyCredited(request.utr, credited);
   const ledgerEntryId = newId('led');
   let balancePaise: number;
   try {
@@ -164,11 +198,17 @@ export async function approvePayment(ctx: AppContext, id: string, input: { notes
       return balance;
     });
   } catch (err) {
-    // Belt and braces: the ledger's unique (kind, reference) refuses a second credit outright.
-    if (isUniqueViolation(err)) throw alreadyDecided('approved');
+    if (isUniqueViolation(err)) {
+      // Two desks approving two claims on one UTR at once: the unique index on approved UTRs lets one in.
+      const winner = await approvedClaimOnUtr(ctx, request);
+      if (winner) throw utrAlreadyCredited(request.utr, winner);
+      // Belt and braces: the ledger's unique (kind, reference) refuses a second credit outright.
+      throw alreadyDecided('approved');
+    }
     throw err;
   }
-  return { ...toDeskView((await repo.findDeskRequest(ctx.db, request.id))!), balance: paiseToDecimalString(balancePaise) };
+  const [view] = await withConflicts(ctx, [(await repo.findDeskRequest(ctx.db, request.id))!]);
+  return { ...view!, balance: paiseToDecimalString(balancePaise) };
 }
 
 /** Rejects a pending request with a reason the business sees; nothing is credited. */

@@ -159,9 +159,26 @@ export async function findPaymentRequest(db: Executor, id: string): Promise<Paym
   return row && toPaymentRequest(row);
 }
 
-export async function findPaymentRequestByUtr(db: Executor, utr: string): Promise<PaymentRequest | undefined> {
-  const row = await db.selectFrom('payment_request').selectAll().where('utr', '=', utr).executeTakeFirst();
+/** This business's own claim with this UTR, if any (another business's claim is not its business). */
+export async function findPaymentRequestByUtr(db: Executor, businessId: string, utr: string): Promise<PaymentRequest | undefined> {
+  const row = await db.selectFrom('payment_request').selectAll().where('business_id', '=', businessId).where('utr', '=', utr).executeTakeFirst();
   return row && toPaymentRequest(row);
+}
+
+/** Every claim on these UTRs, whichever business made it (the desk's duplicate-UTR check). */
+export async function claimsOnUtrs(
+  db: Executor,
+  utrs: readonly string[],
+): Promise<Array<Pick<PaymentRequest, 'id' | 'businessId' | 'utr' | 'status'> & { companyName: string }>> {
+  if (utrs.length === 0) return [];
+  const rows = await db
+    .selectFrom('payment_request')
+    .innerJoin('business', 'business.id', 'payment_request.business_id')
+    .select(['payment_request.id', 'payment_request.business_id', 'payment_request.utr', 'payment_request.status', 'business.company_name'])
+    .where('payment_request.utr', 'in', [...new Set(utrs)])
+    .orderBy('payment_request.created_at', 'asc')
+    .execute();
+  return rows.map((r) => ({ id: r.id, businessId: r.business_id, companyName: r.company_name, utr: r.utr, status: r.status as PaymentRequest['status'] }));
 }
 
 /** The pending or approved claim on a reference, if any (a rejected one does not block a retry). */

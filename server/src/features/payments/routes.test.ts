@@ -219,38 +219,51 @@ describeEachDialect('bank/UPI top-ups, business side', (dialect) => {
       expect(res.json().error.message).toMatch(/^This payment reference expired on \d{4}-\d{2}-\d{2}\./);
     });
 
-    it('never accepts the same UTR twice: same business, another business, other spelling (409)', async () => {
+    it('refuses the same business quoting a UTR twice, in any spelling and even after a rejection (409)', async () => {
       const a = await createBusiness(t.app, 'First Payer');
-      const b = await createBusiness(t.app, 'Second Payer');
       const first = await submitPayment(t.app, a.cookie);
       const optionsA = await qrOptions(t.app, a.cookie);
-      const optionsB = await qrOptions(t.app, b.cookie);
-      for (const [cookie, reference, utr] of [
-        [a.cookie, optionsA.option1.paymentReference, first.utr],
-        [b.cookie, optionsB.option1.paymentReference, first.utr],
-        [b.cookie, optionsB.option1.paymentReference, ` ${first.utr.toLowerCase()} `],
-      ] as const) {
-        const res = await post('/api/business/payment-requests', cookie, { paymentReference: reference, utr, amount: 5000 });
+      for (const utr of [first.utr, ` ${first.utr.toLowerCase()} `]) {
+        const res = await post('/api/business/payment-requests', a.cookie, { paymentReference: optionsA.option1.paymentReference, utr, amount: 5000 });
         expectError(res, 409, 'conflict');
-        expect(res.json().error.message).toBe('This bank transaction id (UTR) has already been submitted.');
+        expect(res.json().error.message).toBe('You have already submitted this bank transaction id (UTR).');
       }
-      // Even after a rejection the UTR stays used.
       await rejectPayment(t.ctx, first.id, { reason: 'No such credit on the statement' }, CLI);
       expectError(await post('/api/business/payment-requests', a.cookie, { paymentReference: optionsA.option1.paymentReference, utr: first.utr, amount: 5000 }), 409, 'conflict');
     });
 
-    it('lets exactly one of two racing submissions of one UTR in', async () => {
+    it("accepts a UTR another business already quoted as pending, answering exactly as for a fresh one (nothing revealed)", async () => {
+      const squatter = await createBusiness(t.app, 'First Claimant');
+      const payer = await createBusiness(t.app, 'Real Payer');
+      const claimed = await submitPayment(t.app, squatter.cookie);
+      const fresh = await submitPayment(t.app, payer.cookie);
+      const options = await qrOptions(t.app, payer.cookie);
+      const res = await post('/api/business/payment-requests', payer.cookie, { paymentReference: options.option2.paymentReference, utr: ` ${claimed.utr.toLowerCase()} `, amount: 10000 });
+      expect(res.statusCode).toBe(201);
+      const keys = (o: object) => Object.keys(o).sort();
+      expect(keys(res.json())).toEqual(keys(fresh));
+      expect(res.json()).toMatchObject({ status: 'pending', utr: claimed.utr });
+      expect(JSON.stringify(res.json())).not.toContain(squatter.businessId);
+      expect(JSON.stringify(res.json())).not.toMatch(/duplicate|conflict|already/i);
+      // The business's own list says nothing about the other claim either.
+      const own = (await call(t.app, 'GET', '/api/business/payment-requests', payer.cookie)).json() as Array<Record<string, unknown>>;
+      expect(JSON.stringify(own)).not.toMatch(/duplicate|conflict|First Claimant/i);
+    });
+
+    it('lets exactly one of racing submissions of one UTR by one business in; another business racing it is not refused', async () => {
       const a = await createBusiness(t.app, 'Racer A');
       const b = await createBusiness(t.app, 'Racer B');
       const [oa, ob] = await Promise.all([qrOptions(t.app, a.cookie), qrOptions(t.app, b.cookie)]);
       const utr = newUtr();
       const results = await Promise.all([
         post('/api/business/payment-requests', a.cookie, { paymentReference: oa.option1.paymentReference, utr, amount: 5000 }),
-        post('/api/business/payment-requests', b.cookie, { paymentReference: ob.option1.paymentReference, utr, amount: 5000 }),
         post('/api/business/payment-requests', a.cookie, { paymentReference: oa.option2.paymentReference, utr, amount: 10000 }),
+        post('/api/business/payment-requests', b.cookie, { paymentReference: ob.option1.paymentReference, utr, amount: 5000 }),
       ]);
-      expect(results.map((r) => r.statusCode).sort()).toEqual([201, 409, 409]);
-      expect((await t.ctx.db.selectFrom('payment_request').select('id').where('utr', '=', utr).execute()).length).toBe(1);
+      expect(results.slice(0, 2).map((r) => r.statusCode).sort()).toEqual([201, 409]);
+      expect(results[2]!.statusCode).toBe(201);
+      const rows = await t.ctx.db.selectFrom('payment_request').select(['business_id']).where('utr', '=', utr).execute();
+      expect(rows.map((r) => r.business_id).sort()).toEqual([a.businessId, b.businessId].sort());
     });
 
     it('allows one live claim per reference; after a rejection the reference may be claimed again', async () => {

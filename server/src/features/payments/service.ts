@@ -175,7 +175,7 @@ export interface SubmitPaymentInput {
   paymentMethod?: PaymentMethod | undefined;
 }
 
-const utrTaken = () => new AppError('conflict', 'This bank transaction id (UTR) has already been submitted.');
+const utrTaken = () => new AppError('conflict', 'You have already submitted this bank transaction id (UTR).');
 const referenceTaken = (status: PaymentRequestStatus) =>
   new AppError('conflict', status === 'approved' ? 'The payment for this reference was already approved.' : 'A payment for this reference is already waiting for approval.');
 
@@ -211,7 +211,9 @@ export async function submitPaymentRequest(
       `The amount ${formatRupees(amountPaise)} does not match this reference's ${formatRupees(reference.amountPaise)} pack.`,
     );
   }
-  if (await repo.findPaymentRequestByUtr(ctx.db, utr)) throw utrTaken();
+  // Only this business's own earlier claim is refused. Another business's claim on the same UTR is
+  // not revealed: both go to the desk, flagged as a duplicate-UTR conflict (financial/service.ts).
+  if (await repo.findPaymentRequestByUtr(ctx.db, business.id, utr)) throw utrTaken();
   const live = await repo.findLiveRequestForReference(ctx.db, reference.id);
   if (live) throw referenceTaken(live.status);
 
@@ -253,7 +255,7 @@ export async function submitPaymentRequest(
   } catch (err) {
     // Two submissions racing past the checks above: the unique indexes let exactly one in.
     if (isUniqueViolation(err)) {
-      if (await repo.findPaymentRequestByUtr(ctx.db, utr)) throw utrTaken();
+      if (await repo.findPaymentRequestByUtr(ctx.db, business.id, utr)) throw utrTaken();
       const winner = await repo.findLiveRequestForReference(ctx.db, reference.id);
       if (winner) throw referenceTaken(winner.status);
     }

@@ -119,7 +119,7 @@ describeEachDialect('public API v1', (dialect) => {
       const { userId, secret } = await enrol(biz);
       expect((await call('POST', '/api/v1/test', biz.apiKey)).statusCode).toBe(200);
 
-      const regen = await t.app.inject({ method: 'POST', url: '/api/business/api-key/regenerate', headers: { cookie: biz.cookie } });
+      const regen = await t.app.inject({ method: 'POST', url: '/api/business/api-key/regenerate', headers: { cookie: biz.cookie, 'sec-fetch-site': 'same-origin' } });
       expect(regen.statusCode).toBe(200);
       const newKey: string = regen.json().apiKey;
       expect(newKey).toMatch(/^sk_live_[0-9A-Za-z]{32}$/);

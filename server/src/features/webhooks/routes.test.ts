@@ -6,7 +6,8 @@ import { MAX_WEBHOOKS_PER_BUSINESS } from './service';
 
 const VALIDATION = 'Validation Error: Please provide a URL and select at least one event.';
 /** TEST-NET-3 (RFC 5737): a public-range literal that needs no DNS (there is none here). */
-const PUBLIC_URL = 'https://203.0.113.10/hooks';
+// A public address (documentation ranges such as 203.0.113.0/24 are refused as special-purpose).
+const PUBLIC_URL = 'https://9.9.9.9/hooks';
 
 /**
  * Management API (SPEC §2, §3, §5, §8) with private targets refused, as in production:
@@ -139,9 +140,9 @@ describeEachDialect('webhook management routes', (dialect) => {
 
     it.each([
       ['not a URL', 'not a url'],
-      ['another scheme', 'ftp://203.0.113.10/hooks'],
+      ['another scheme', 'ftp://9.9.9.9/hooks'],
       ['a javascript: URL', 'javascript:alert(1)'],
-      ['credentials in the URL', 'https://user:pass@203.0.113.10/hooks'],
+      ['credentials in the URL', 'https://user:pass@9.9.9.9/hooks'],
     ])('refuses %s', async (_name, url) => {
       const res = await create(owner.cookie, { url, events: ['credit.low'] });
       expect(res.statusCode).toBe(400);

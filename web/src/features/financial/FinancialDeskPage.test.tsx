@@ -97,6 +97,33 @@ describe('desk', () => {
     expect(screen.getByText('Nothing processed yet.')).toBeInTheDocument();
   });
 
+  it('flags a UTR another business also quoted, naming the other claim; Approve stays available', async () => {
+    desk(manager, { 'GET /api/financial/pending-approvals': () => jsonResponse(200, [{ ...pending, duplicateUtr: [{ id: 'pmt_2', businessId: 'biz_2', companyName: 'Beta Traders', status: 'pending' }] }]) });
+    renderApp('/financial-manager');
+    const note = await screen.findByRole('note', { name: 'Duplicate UTR' });
+    expect(within(note).getByText('Duplicate UTR')).toBeInTheDocument();
+    expect(note).toHaveTextContent('is also quoted by another payment request');
+    expect(note).toHaveTextContent('Only one can be approved');
+    expect(note).toHaveTextContent('Beta Traders, pmt_2, pending');
+    expect(screen.getByRole('button', { name: /Approve ₹5,000 from Acme Payments/ })).toBeEnabled();
+  });
+
+  it('says when the other claim on the UTR was already credited, and disables Approve', async () => {
+    desk(manager, { 'GET /api/financial/pending-approvals': () => jsonResponse(200, [{ ...pending, duplicateUtr: [{ id: 'pmt_9', businessId: 'biz_9', companyName: 'Gamma Co', status: 'approved' }] }]) });
+    renderApp('/financial-manager');
+    const note = await screen.findByRole('note', { name: 'Duplicate UTR' });
+    expect(note).toHaveTextContent('It was already credited to Gamma Co (pmt_9): reject this claim with a reason.');
+    expect(screen.getByRole('button', { name: /Approve ₹5,000 from Acme Payments/ })).toBeDisabled();
+    expect(screen.getByRole('button', { name: /Reject ₹5,000 from Acme Payments/ })).toBeEnabled();
+  });
+
+  it('shows no duplicate note for a UTR quoted once', async () => {
+    desk(manager, { 'GET /api/financial/pending-approvals': () => jsonResponse(200, [{ ...pending, duplicateUtr: [] }]) });
+    renderApp('/financial-manager');
+    await screen.findByRole('list', { name: 'Pending approvals' });
+    expect(screen.queryByRole('note', { name: 'Duplicate UTR' })).not.toBeInTheDocument();
+  });
+
   it('approves through the right URL with optional notes, and toasts', async () => {
     const user = userEvent.setup();
     let remaining = [pending];

@@ -1,6 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { BadgeIndianRupee, CheckCircle2, Clock, Inbox, Landmark, LogIn, MessageSquare, RotateCw, ShieldX, TriangleAlert, XCircle } from 'lucide-react';
 import { GateCard } from '@/components/GateCard';
+import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { PageSpinner } from '@/components/ui/spinner';
@@ -160,6 +161,8 @@ function StatsGrid({ stats, isLoading }: { stats: DeskStats | undefined; isLoadi
 
 export function PendingCard({ payment: p, onApprove, onReject }: { payment: DeskPayment; onApprove: () => void; onReject: () => void }) {
   const amount = rupeesText(p.amount);
+  const duplicates = p.duplicateUtr ?? [];
+  const credited = duplicates.find((d) => d.status === 'approved');
   return (
     <Card>
       <CardHeader className="flex flex-col gap-2 sm:flex-row sm:items-start sm:justify-between">
@@ -173,6 +176,7 @@ export function PendingCard({ payment: p, onApprove, onReject }: { payment: Desk
         <p className="text-2xl font-semibold tabular-nums">{amount}</p>
       </CardHeader>
       <CardContent className="space-y-4">
+        {duplicates.length > 0 && <DuplicateUtrNote utr={p.utr} duplicates={duplicates} />}
         <dl className="grid grid-cols-1 gap-x-6 gap-y-2 text-sm sm:grid-cols-2">
           <Field term="Method">{p.paymentMethod}</Field>
           <Field term="Submitted">{formatDateTime(p.createdAt)}</Field>
@@ -193,7 +197,7 @@ export function PendingCard({ payment: p, onApprove, onReject }: { payment: Desk
           </Field>
         </dl>
         <div className="flex flex-col gap-2 sm:flex-row">
-          <Button type="button" onClick={onApprove} aria-label={`Approve ${amount} from ${p.companyName}`}>
+          <Button type="button" onClick={onApprove} disabled={Boolean(credited)} aria-label={`Approve ${amount} from ${p.companyName}`}>
             <CheckCircle2 aria-hidden="true" />
             Approve
           </Button>
@@ -204,6 +208,42 @@ export function PendingCard({ payment: p, onApprove, onReject }: { payment: Desk
         </div>
       </CardContent>
     </Card>
+  );
+}
+
+/** Two businesses quoted one UTR: say so on the card, and which claim already holds the credit. */
+function DuplicateUtrNote({ utr, duplicates }: { utr: string; duplicates: NonNullable<DeskPayment['duplicateUtr']> }) {
+  const credited = duplicates.find((d) => d.status === 'approved');
+  return (
+    <div role="note" aria-label="Duplicate UTR" className="space-y-1 rounded-md border border-destructive/40 bg-destructive/5 p-3 text-sm">
+      <p className="flex flex-wrap items-center gap-2 font-medium">
+        <Badge variant="destructive">
+          <TriangleAlert aria-hidden="true" />
+          Duplicate UTR
+        </Badge>
+        <span>
+          UTR <code className="font-mono break-all">{utr}</code> is also quoted by {duplicates.length === 1 ? 'another payment request' : `${duplicates.length} other payment requests`}.
+        </span>
+      </p>
+      <p className="text-muted-foreground">
+        {credited ? (
+          <>
+            It was already credited to {credited.companyName} (<code className="font-mono">{credited.id}</code>): reject this claim with a reason.
+          </>
+        ) : (
+          <>
+            Only one can be approved. Check which business the bank statement shows before approving (
+            {duplicates.map((d, i) => (
+              <span key={d.id}>
+                {i > 0 && '; '}
+                {d.companyName}, <code className="font-mono">{d.id}</code>, {d.status}
+              </span>
+            ))}
+            ).
+          </>
+        )}
+      </p>
+    </div>
   );
 }
 

@@ -26,6 +26,18 @@ export interface DeskPayment {
   processedBy: string | null;
   processedAt: string | null;
   createdAt: string;
+  /**
+   * Other payment requests quoting the same UTR (usually another business's): the desk decides
+   * which business really paid; only one can ever be approved. Absent in older answers.
+   */
+  duplicateUtr?: DuplicateUtrClaim[];
+}
+
+export interface DuplicateUtrClaim {
+  id: string;
+  businessId: string;
+  companyName: string;
+  status: 'pending' | 'approved' | 'rejected' | (string & {});
 }
 
 export interface DeskStats {
