@@ -71,6 +71,11 @@ const MATRIX: Record<string, Row> = {
   'GET /healthz': everyone(200),
   'GET /readyz': everyone(200),
   'GET /': everyone(503),
+  // the public site's machine-readable pages
+  'GET /robots.txt': everyone(200),
+  'GET /sitemap.xml': everyone(200),
+  'GET /blog/feed.xml': everyone(200),
+  'GET /metrics': everyone(404), // off unless METRICS_TOKEN is set (metrics/metrics.test.ts covers the token)
 
   // sign-in
   'GET /api/login': everyone(200),
@@ -95,9 +100,11 @@ const MATRIX: Record<string, Row> = {
   'DELETE /api/webhooks/:id': ownBusiness(404, { admin_impersonating: 403 }),
   'PATCH /api/webhooks/:id/toggle': session(400, { admin_impersonating: 403 }),
   'POST /api/webhooks/:id/test': ownBusiness(404, { admin_impersonating: 403 }),
+  'POST /api/webhooks/logs/:id/resend': ownBusiness(404, { admin_impersonating: 403 }),
 
   // payments (bank/UPI, Razorpay)
   'GET /api/business/payment-config': session(200),
+  'GET /api/payments/methods': everyone(200), // public: what a visitor may pay with
   'GET /api/business/static-qr-options': ownBusiness(200, { admin_impersonating: 403 }),
   'POST /api/business/payment-requests': ownBusiness(404, { admin_impersonating: 403 }), // an unknown payment reference
   'GET /api/business/payment-requests': ownBusiness(200),
