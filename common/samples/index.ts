@@ -267,3 +267,11 @@ export function renderSample(operationId: SampleOperationId, language: SampleLan
 export function apiBaseUrl(origin: string): string {
   return `${origin.replace(/\/+$/, '')}/api/v1`;
 }
+
+/** One operation in every language, e.g. for a tabbed code block. */
+export function renderSamples(operationId: SampleOperationId, input: SampleInput): Record<SampleLanguage, string> {
+  return Object.fromEntries(SAMPLE_LANGUAGES.map((language) => [language, renderSample(operationId, language, input)])) as Record<
+    SampleLanguage,
+    string
+  >;
+}
