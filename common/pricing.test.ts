@@ -32,6 +32,7 @@ import {
   parseRupeesToPaise,
   roiSavings,
   rupeesToPaise,
+  planBonusPercent,
   savingsPercent,
   snapRoiVolume,
   uptimeTierFor,
@@ -378,6 +379,10 @@ describe('enterprise pages: example, slider, plans and uptime', () => {
     expect(at(10_000)).toEqual(['$38', '$500', '$462', '$230', '$192']);
     expect(at(1_000_000)).toEqual(['$3,800', '$50,000', '$46,200', '$23,000', '$19,200']);
     expect(at(10_000_000)).toEqual(['$38,000', '$500,000', '$462,000', '$230,000', '$192,000']);
+  });
+
+  it('states the Business bonus as 10% and no bonus elsewhere', () => {
+    expect(ENTERPRISE_PLANS.map(planBonusPercent)).toEqual([0, 10, 0]);
   });
 
   it('claims "save up to 92%" from the dearer competitor, rounded down', () => {

@@ -537,3 +537,9 @@ export function formatDuration(seconds: number): string {
   if (minutes === 0) return `${rest} s`;
   return rest === 0 ? `${minutes} min` : `${minutes} min ${rest} s`;
 }
+
+/** A plan's bonus as a whole percentage of what it includes: Business 2,500 / 25,000 → 10. */
+export function planBonusPercent(plan: EnterprisePlan): number {
+  if (!plan.includedVerifications || plan.bonusVerifications <= 0) return 0;
+  return Math.round((plan.bonusVerifications * 100) / plan.includedVerifications);
+}
