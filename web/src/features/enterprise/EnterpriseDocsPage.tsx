@@ -39,7 +39,7 @@ function Fields({ title, rows }: { title: string; rows: FieldRow[] }) {
   return (
     <div className="mt-5">
       <h4 className="text-sm font-semibold">{title}</h4>
-      <ul className="mt-2 divide-y rounded-lg border">
+      <ul aria-label={title} className="mt-2 divide-y rounded-lg border">
         {rows.map((row) => (
           <li key={row.name} className="px-3 py-2.5 text-sm">
             <div className="flex flex-wrap items-baseline gap-x-2 gap-y-1">
@@ -83,7 +83,7 @@ function Operation({
   return (
     <article id={op.id} aria-labelledby={titleId} className="scroll-mt-20 border-t py-10 first:border-t-0 first:pt-0">
       <h3 id={titleId} className="flex flex-wrap items-center gap-2 text-lg font-semibold">
-        <MethodBadge method={op.method} />
+        <MethodBadge method={op.method} />{' '}
         <code className="font-mono break-all">{op.path}</code>
       </h3>
       <p className="mt-2 text-muted-foreground">{op.summary}</p>
