@@ -55,8 +55,13 @@ export function CodeTabs({ title, samples, language, onLanguageChange, className
         </span>
       </div>
       {SAMPLE_LANGUAGES.map((lang) => (
-        <TabsContent key={lang} value={lang} className="rounded-none focus-visible:ring-inset">
-          <pre className="overflow-x-auto px-3 py-4 text-xs leading-relaxed sm:p-4 sm:text-[0.8125rem]">
+        // The code itself takes focus (one tab stop), so a long line can be scrolled from the keyboard.
+        <TabsContent key={lang} value={lang} tabIndex={-1} className="rounded-none">
+          <pre
+            tabIndex={0}
+            aria-label={`${SAMPLE_LANGUAGE_LABELS[lang]} code for ${title}`}
+            className="overflow-x-auto px-3 py-4 text-xs leading-relaxed outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-inset sm:p-4 sm:text-[0.8125rem]"
+          >
             <code className="font-mono">{samples[lang]}</code>
           </pre>
         </TabsContent>

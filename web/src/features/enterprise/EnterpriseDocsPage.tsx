@@ -228,7 +228,7 @@ function Reference({ doc }: { doc: OpenApiDocument }) {
           </p>
           <Fields title="Envelope" rows={envelope} />
           <Fields title="error" rows={errorFields} />
-          <div className="mt-5 overflow-x-auto rounded-lg border">
+          <div role="group" aria-label="HTTP statuses" tabIndex={0} className="mt-5 overflow-x-auto rounded-lg border outline-none focus-visible:ring-2 focus-visible:ring-ring">
             <table className="w-full text-left text-sm">
               <caption className="sr-only">HTTP statuses that carry the error envelope</caption>
               <thead className="bg-muted/60 text-muted-foreground">

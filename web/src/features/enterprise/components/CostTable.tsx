@@ -3,7 +3,8 @@ import { formatCount, formatUsd, USD_MICROS_PER_VERIFICATION, type RoiResult } f
 /** Monthly cost at one volume: Sixdigit against each competitor, with the saving in $ and %. */
 export function CostTable({ roi, caption }: { roi: RoiResult; caption: string }) {
   return (
-    <div className="overflow-x-auto rounded-lg border">
+    // Focusable so keyboard users can scroll it when a phone is too narrow for four columns.
+    <div role="group" aria-label={caption} tabIndex={0} className="overflow-x-auto rounded-lg border outline-none focus-visible:ring-2 focus-visible:ring-ring">
       <table className="w-full text-left text-sm">
         <caption className="sr-only">{caption}</caption>
         <thead className="bg-muted/60 text-muted-foreground">
