@@ -130,7 +130,6 @@ function Reference({ doc }: { doc: OpenApiDocument }) {
   const aliasUrl = baseUrl.replace(/\/api\/v1$/, '/v1');
   const operations = useMemo(() => operationsOf(doc), [doc]);
   const envelope = fieldsOf(doc, { $ref: '#/components/schemas/Error' });
-  const errorFields = fieldsOf(doc, doc.components?.schemas?.Error?.properties?.error);
   const scheme = Object.values(doc.components?.securitySchemes ?? {})[0];
   const errorStatuses = useMemo(() => {
     const seen = new Map<string, string[]>();
@@ -167,7 +166,12 @@ function Reference({ doc }: { doc: OpenApiDocument }) {
         <section id="quick-start" aria-labelledby="quick-start-title" className="scroll-mt-20">
           <h2 id="quick-start-title" className="text-2xl font-semibold tracking-tight">Quick start</h2>
           <ol className="mt-4 list-decimal space-y-2 pl-5 text-muted-foreground">
-            <li>Create a business account on the main site and copy your API key (shown once).</li>
+            <li>
+              <a className="font-medium text-primary underline-offset-4 hover:underline" href={`${new URL(baseUrl).origin}/api/login`}>
+                Create a business account
+              </a>{' '}
+              and copy your API key from the dashboard (it is shown once).
+            </li>
             <li>
               Enrol each user with <InlineCode>POST /generate</InlineCode>: show them the QR code, keep their <InlineCode>user_id</InlineCode>.
             </li>
@@ -227,7 +231,6 @@ function Reference({ doc }: { doc: OpenApiDocument }) {
             <InlineCode>request_id</InlineCode> to support.
           </p>
           <Fields title="Envelope" rows={envelope} />
-          <Fields title="error" rows={errorFields} />
           <div role="group" aria-label="HTTP statuses" tabIndex={0} className="mt-5 overflow-x-auto rounded-lg border outline-none focus-visible:ring-2 focus-visible:ring-ring">
             <table className="w-full text-left text-sm">
               <caption className="sr-only">HTTP statuses that carry the error envelope</caption>

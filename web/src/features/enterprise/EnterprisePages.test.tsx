@@ -141,8 +141,13 @@ describe('enterprise docs', () => {
     expect(screen.getByTestId('docs-base-url')).toHaveTextContent('https://api.example.test/api/v1');
     // The envelope comes from the document's Error schema.
     const errors = region(/^Errors$/);
-    const envelope = within(errors).getByRole('list', { name: 'error' });
-    expect(within(envelope).getAllByRole('listitem').map((li) => li.querySelector('code')?.textContent)).toEqual(['code', 'message', 'request_id']);
+    const envelope = within(errors).getByRole('list', { name: 'Envelope' });
+    expect(within(envelope).getAllByRole('listitem').map((li) => li.querySelector('code')?.textContent)).toEqual([
+      'error',
+      'error.code',
+      'error.message',
+      'error.request_id',
+    ]);
   });
 
   it('switches every sample to the chosen language, and copies it with "Copied" for 2 s', async () => {
@@ -198,6 +203,13 @@ describe('reading the OpenAPI document', () => {
     // zod's "any integer" bounds are not shown as limits.
     expect(verify.responseFields.find((f) => f.name === 'backup_codes_left')).toMatchObject({ type: 'integer', required: false, limits: [] });
     expect(verify.errors.map((e) => e.status)).toEqual(['401', '402']);
-    expect(fieldsOf(OPENAPI_FIXTURE, { $ref: '#/components/schemas/Error' }).map((f) => `${f.name}:${f.type}`)).toEqual(['error:object']);
+    expect(fieldsOf(OPENAPI_FIXTURE, { $ref: '#/components/schemas/Error' }).map((f) => `${f.name}:${f.type}:${f.required}`)).toEqual([
+      'error:object:true',
+      'error.code:string:true',
+      'error.message:string:true',
+      'error.request_id:string:true',
+    ]);
+    // Nested response objects are listed with their fields.
+    expect(operationsOf(OPENAPI_FIXTURE)[0]!.responseFields.map((f) => f.name)).toContain('rate_limit.requests_per_minute');
   });
 });

@@ -20,6 +20,7 @@ export interface SchemaObject {
   minimum?: number;
   maximum?: number;
   pattern?: string;
+  additionalProperties?: boolean | SchemaObject;
   anyOf?: SchemaObject[];
   oneOf?: SchemaObject[];
 }
@@ -132,19 +133,21 @@ function limitsOf(doc: OpenApiDocument, raw: SchemaObject): string[] {
   return limits.filter((l): l is string => l !== null);
 }
 
-/** One row per property of an object schema, in the document's order. */
-export function fieldsOf(doc: OpenApiDocument, raw: SchemaObject | undefined): FieldRow[] {
+/** One row per property of an object schema, in the document's order; nested objects as `a.b`. */
+export function fieldsOf(doc: OpenApiDocument, raw: SchemaObject | undefined, prefix = ''): FieldRow[] {
   const schema = resolveSchema(doc, raw);
   const required = new Set(schema.required ?? []);
-  return Object.entries(schema.properties ?? {}).map(([name, property]) => {
+  return Object.entries(schema.properties ?? {}).flatMap(([name, property]) => {
     const resolved = resolveSchema(doc, property);
-    return {
-      name,
+    const row: FieldRow = {
+      name: `${prefix}${name}`,
       type: typeText(doc, property),
       required: required.has(name),
       limits: limitsOf(doc, property),
       ...(resolved.description ? { description: resolved.description } : {}),
     };
+    const children = resolved.properties && prefix.split('.').length < 4 ? fieldsOf(doc, resolved, `${row.name}.`) : [];
+    return [row, ...children];
   });
 }
 

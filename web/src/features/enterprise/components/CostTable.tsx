@@ -10,7 +10,7 @@ export function CostTable({ roi, caption }: { roi: RoiResult; caption: string })
         <thead className="bg-muted/60 text-muted-foreground">
           <tr>
             <th scope="col" className="px-2 py-2 font-medium sm:px-4">Provider</th>
-            <th scope="col" className="px-2 py-2 text-right font-medium sm:px-4">Per verification</th>
+            <th scope="col" className="hidden px-2 py-2 text-right font-medium sm:table-cell sm:px-4">Per verification</th>
             <th scope="col" className="px-2 py-2 text-right font-medium sm:px-4">Monthly cost</th>
             <th scope="col" className="px-2 py-2 text-right font-medium sm:px-4">You save</th>
           </tr>
@@ -18,7 +18,7 @@ export function CostTable({ roi, caption }: { roi: RoiResult; caption: string })
         <tbody className="divide-y">
           <tr className="bg-primary/5">
             <th scope="row" className="px-2 py-2.5 font-semibold sm:px-4">Sixdigit</th>
-            <td className="px-2 py-2.5 text-right tabular-nums sm:px-4">{formatUsd(USD_MICROS_PER_VERIFICATION)}</td>
+            <td className="hidden px-2 py-2.5 text-right tabular-nums sm:table-cell sm:px-4">{formatUsd(USD_MICROS_PER_VERIFICATION)}</td>
             <td className="px-2 py-2.5 text-right font-semibold text-primary tabular-nums sm:px-4" data-testid="sixdigit-monthly">
               {formatUsd(roi.sixdigitMonthlyUsdMicros)}
             </td>
@@ -27,7 +27,7 @@ export function CostTable({ roi, caption }: { roi: RoiResult; caption: string })
           {roi.competitors.map((c) => (
             <tr key={c.competitor.id}>
               <th scope="row" className="px-2 py-2.5 font-normal sm:px-4">{c.competitor.name}</th>
-              <td className="px-2 py-2.5 text-right tabular-nums sm:px-4">{formatUsd(c.competitor.usdMicrosPerVerification)}</td>
+              <td className="hidden px-2 py-2.5 text-right tabular-nums sm:table-cell sm:px-4">{formatUsd(c.competitor.usdMicrosPerVerification)}</td>
               <td className="px-2 py-2.5 text-right tabular-nums sm:px-4">{formatUsd(c.monthlyCostUsdMicros)}</td>
               <td className="px-2 py-2.5 text-right font-medium text-success tabular-nums sm:px-4">
                 {formatUsd(c.monthlySavingsUsdMicros)} ({c.savingsPercent}%)
