@@ -28,6 +28,7 @@ describeEachDialect('the enterprise docs agree with the server', (dialect) => {
       expect(op.errors.map((e) => e.status)).toContain('401');
       for (const error of op.errors) expect(error.description, `${op.path} ${error.status}`).toMatch(/\w/);
     }
+    expect(ops.find((op) => op.path === '/verify')!.requestDescription).toMatch(/exactly one of/);
     const generate = ops.find((op) => op.path === '/generate')!;
     expect(generate.successStatus).toBe('201');
     expect(generate.requestFields.find((f) => f.name === 'user_id')).toMatchObject({ required: true, limits: ['1–128 characters'] });

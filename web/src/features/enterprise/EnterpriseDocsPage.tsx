@@ -95,6 +95,7 @@ function Operation({
         <div className={cn('min-w-0', !hasInput && 'hidden')}>
           <Fields title="Path parameters" rows={op.pathParams} />
           <Fields title="Headers" rows={op.headerParams} />
+          {op.requestDescription && <p className="mt-5 text-sm text-muted-foreground">{op.requestDescription}</p>}
           <Fields title="Request body (JSON)" rows={op.requestFields} />
         </div>
         <div className="min-w-0">

@@ -85,6 +85,8 @@ export interface DocOperation {
   pathParams: FieldRow[];
   headerParams: FieldRow[];
   requestFields: FieldRow[];
+  /** What the body schema says about itself (e.g. which fields go together). */
+  requestDescription?: string;
   successStatus: string;
   successDescription?: string;
   responseFields: FieldRow[];
@@ -185,6 +187,9 @@ export function operationsOf(doc: OpenApiDocument): DocOperation[] {
         pathParams: parameterRows(doc, op.parameters, 'path'),
         headerParams: parameterRows(doc, op.parameters, 'header'),
         requestFields: fieldsOf(doc, jsonSchemaOf(op.requestBody)),
+        ...(resolveSchema(doc, jsonSchemaOf(op.requestBody)).description
+          ? { requestDescription: resolveSchema(doc, jsonSchemaOf(op.requestBody)).description }
+          : {}),
         successStatus,
         ...(success?.description && success.description !== 'Default Response' ? { successDescription: success.description } : {}),
         responseFields: fieldsOf(doc, jsonSchemaOf(success)),
