@@ -29,7 +29,7 @@ export const SAMPLE_LANGUAGE_FENCES: Readonly<Record<SampleLanguage, string>> = 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 export type JsonBody = { [key: string]: JsonValue };
 
-export type SampleOperationId = 'profile' | 'test' | 'generate' | 'verify' | 'deleteUser';
+export type SampleOperationId = 'profile' | 'test' | 'generate' | 'verify' | 'verifyStateless' | 'deleteUser';
 
 export interface SampleOperation {
   readonly id: SampleOperationId;
@@ -40,6 +40,8 @@ export interface SampleOperation {
   readonly exampleBody: JsonBody | null;
   /** Example value of the `{user_id}` path parameter, when the path has one. */
   readonly examplePathUserId?: string;
+  /** Set on an operation's second sample: what makes it different. */
+  readonly caption?: string;
 }
 
 export const EXAMPLE_USER_ID = 'user_42';
@@ -49,13 +51,20 @@ export const SAMPLE_OPERATIONS: Readonly<Record<SampleOperationId, SampleOperati
   test: { id: 'test', method: 'POST', path: '/test', exampleBody: null },
   generate: { id: 'generate', method: 'POST', path: '/generate', exampleBody: { user_id: EXAMPLE_USER_ID, issuer: 'Acme' } },
   verify: { id: 'verify', method: 'POST', path: '/verify', exampleBody: { user_id: EXAMPLE_USER_ID, totp_code: '123456' } },
+  // The same call for callers who keep the secret themselves (no enrolment at Sixdigit).
+  verifyStateless: { id: 'verifyStateless', method: 'POST', path: '/verify', exampleBody: { secret: 'JBSWY3DPEHPK3PXP', token: '123456' }, caption: 'Stateless: you keep the secret' },
   deleteUser: { id: 'deleteUser', method: 'DELETE', path: '/users/{user_id}', exampleBody: null, examplePathUserId: EXAMPLE_USER_ID },
 });
 
-/** The sample for an OpenAPI operation (method + path), if one exists. */
-export function sampleOperationFor(method: string, path: string): SampleOperation | undefined {
+/** The samples of an OpenAPI operation (method + path), main one first; empty if none. */
+export function samplesFor(method: string, path: string): SampleOperation[] {
   const upper = method.toUpperCase();
-  return Object.values(SAMPLE_OPERATIONS).find((op) => op.method === upper && op.path === path);
+  return Object.values(SAMPLE_OPERATIONS).filter((op) => op.method === upper && op.path === path);
+}
+
+/** The main sample of an OpenAPI operation, if one exists. */
+export function sampleOperationFor(method: string, path: string): SampleOperation | undefined {
+  return samplesFor(method, path)[0];
 }
 
 /** The key shown in docs, where the reader pastes their own. */

@@ -93,10 +93,10 @@ describeEachDialect('every code sample, executed against a live server', (dialec
       const [method, path] = operation.split(' ') as [string, string];
       expect(sampleOperationFor(method, path), operation).toBeDefined();
     }
-    expect(Object.values(SAMPLE_OPERATIONS).map((op) => `${op.method} ${op.path}`).sort()).toEqual(documented.sort());
+    expect([...new Set(Object.values(SAMPLE_OPERATIONS).map((op) => `${op.method} ${op.path}`))].sort()).toEqual(documented.sort());
   });
 
-  it.each(LANGUAGES)('%s: test → profile → generate → verify (a code from the new secret) → replay → delete', async (language) => {
+  it.each(LANGUAGES)('%s: test → profile → generate → verify (a code from the new secret) → replay → stateless verify → delete', async (language) => {
     const input = { baseUrl: base, apiKey: owner.apiKey };
     const userId = `sample-${language}-${dialect}`;
 
@@ -118,6 +118,11 @@ describeEachDialect('every code sample, executed against a live server', (dialec
     // The same code again is refused by the server and the sample shows it (not an HTTP error).
     const replay = json(await run(language, renderSample('verify', language, { ...input, body: { user_id: userId, totp_code: code } })));
     expect(replay).toMatchObject({ verified: false, status: 'replayed' });
+
+    // Stateless mode: the caller keeps the secret and sends it with the token.
+    const token = totpCode(enrolled.secret, { timestamp: Date.now() + 30_000 });
+    const stateless = json(await run(language, renderSample('verifyStateless', language, { ...input, body: { secret: enrolled.secret, token } })));
+    expect(stateless).toMatchObject({ verified: true, status: 'verified', cost: '0.10' });
 
     const deleted = await run(language, renderSample('deleteUser', language, { ...input, pathUserId: userId }));
     expect(deleted.code, deleted.stderr).toBe(0);

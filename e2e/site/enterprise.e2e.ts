@@ -86,14 +86,14 @@ describe.each([1280, 390] as const)('the enterprise site at %i px', (width) => {
       await page.getByRole('article', { name }).waitFor();
     }
 
-    await verify.getByRole('tab', { name: 'Python' }).click();
+    await verify.getByRole('tab', { name: 'Python' }).first().click();
     const python = renderSample('verify', 'python', { baseUrl: apiBaseUrl(h.baseUrl), apiKey: API_KEY_PLACEHOLDER });
-    await expect.poll(() => verify.getByRole('tabpanel').textContent()).toBe(python);
-    await verify.getByRole('button', { name: 'Copy Python code' }).click();
-    await verify.getByRole('button', { name: 'Copied Python code' }).getByText('Copied').waitFor();
+    await expect.poll(() => verify.getByRole('tabpanel').first().textContent()).toBe(python);
+    await verify.getByRole('button', { name: 'Copy Python code for POST /verify', exact: true }).click();
+    await verify.getByRole('button', { name: 'Copied Python code for POST /verify', exact: true }).getByText('Copied').waitFor();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(python);
     // …and the confirmation goes away again.
-    await verify.getByRole('button', { name: 'Copy Python code' }).waitFor({ timeout: 5_000 });
+    await verify.getByRole('button', { name: 'Copy Python code for POST /verify', exact: true }).waitFor({ timeout: 5_000 });
     expect(await horizontalOverflow(page)).toBe(0);
     expect(await seriousAxeViolations(page)).toEqual([]);
     await h.screenshot(page, `${width}-3-docs`);

@@ -45,7 +45,7 @@ export function CodeTabs({ title, samples, language, onLanguageChange, className
           size="sm"
           onClick={() => copy(language, samples[language], { title: 'Code Copied', description: `${SAMPLE_LANGUAGE_LABELS[language]} for ${title}` })}
           className="h-7 shrink-0 gap-1.5 px-2 text-xs text-slate-300 hover:bg-white/10 hover:text-white"
-          aria-label={isCopied ? `Copied ${SAMPLE_LANGUAGE_LABELS[language]} code` : `Copy ${SAMPLE_LANGUAGE_LABELS[language]} code`}
+          aria-label={`${isCopied ? 'Copied' : 'Copy'} ${SAMPLE_LANGUAGE_LABELS[language]} code for ${title}`}
         >
           {isCopied ? <CheckIcon aria-hidden="true" /> : <CopyIcon aria-hidden="true" />}
           <span aria-hidden="true">{isCopied ? 'Copied' : 'Copy'}</span>

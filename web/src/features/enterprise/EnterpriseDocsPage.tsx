@@ -3,7 +3,7 @@ import { AlertCircle } from 'lucide-react';
 import {
   API_KEY_PLACEHOLDER,
   renderSamples,
-  sampleOperationFor,
+  samplesFor,
   type SampleLanguage,
 } from '@common/samples';
 import { CodeTabs } from '@/components/CodeTabs';
@@ -76,8 +76,10 @@ function Operation({
   language: SampleLanguage;
   onLanguageChange: (language: SampleLanguage) => void;
 }) {
-  const sample = sampleOperationFor(op.method, op.path);
-  const samples = useMemo(() => (sample ? renderSamples(sample.id, { baseUrl, apiKey: API_KEY_PLACEHOLDER }) : null), [sample, baseUrl]);
+  const samples = useMemo(
+    () => samplesFor(op.method, op.path).map((sample) => ({ sample, code: renderSamples(sample.id, { baseUrl, apiKey: API_KEY_PLACEHOLDER }) })),
+    [op.method, op.path, baseUrl],
+  );
   const titleId = `${op.id}-title`;
   const hasInput = op.pathParams.length + op.headerParams.length + op.requestFields.length > 0;
   return (
@@ -88,9 +90,17 @@ function Operation({
       </h3>
       <p className="mt-2 text-muted-foreground">{op.summary}</p>
       {op.description && <p className="mt-2 text-sm text-muted-foreground">{op.description}</p>}
-      {samples && (
-        <CodeTabs className="mt-4" title={`${op.method} ${op.path}`} samples={samples} language={language} onLanguageChange={onLanguageChange} />
-      )}
+      {samples.map(({ sample, code }) => (
+        <div key={sample.id} className="mt-4">
+          {sample.caption && <p className="mb-2 text-sm font-medium">{sample.caption}</p>}
+          <CodeTabs
+            title={`${op.method} ${op.path}${sample.caption ? ` (${sample.caption.split(':')[0]!.toLowerCase()})` : ''}`}
+            samples={code}
+            language={language}
+            onLanguageChange={onLanguageChange}
+          />
+        </div>
+      ))}
       <div className={cn('grid gap-x-6', hasInput && 'md:grid-cols-2')}>
         <div className={cn('min-w-0', !hasInput && 'hidden')}>
           <Fields title="Path parameters" rows={op.pathParams} />

@@ -157,10 +157,16 @@ describe('enterprise docs', () => {
     renderApp('/docs', { variant: 'enterprise' });
     const verify = await screen.findByRole('article', { name: 'POST /verify' });
     const input = { baseUrl: 'https://api.example.test/api/v1', apiKey: API_KEY_PLACEHOLDER };
-    expect(within(verify).getByRole('tabpanel').textContent).toBe(renderSample('verify', 'curl', input));
+    const [managed, stateless] = within(verify).getAllByRole('tabpanel');
+    expect(managed!.textContent).toBe(renderSample('verify', 'curl', input));
+    expect(stateless!.textContent).toBe(renderSample('verifyStateless', 'curl', input));
+    expect(within(verify).getByText('Stateless: you keep the secret')).toBeInTheDocument();
 
-    await user.click(within(verify).getByRole('tab', { name: 'Python' }));
-    expect(within(verify).getByRole('tabpanel').textContent).toBe(renderSample('verify', 'python', input));
+    await user.click(within(verify).getAllByRole('tab', { name: 'Python' })[0]!);
+    expect(within(verify).getAllByRole('tabpanel').map((panel) => panel.textContent)).toEqual([
+      renderSample('verify', 'python', input),
+      renderSample('verifyStateless', 'python', input),
+    ]);
     // One choice for the whole page: the profile sample follows.
     const profile = screen.getByRole('article', { name: 'GET /profile' });
     expect(within(profile).getByRole('tab', { name: 'Python' })).toHaveAttribute('aria-selected', 'true');
@@ -168,15 +174,15 @@ describe('enterprise docs', () => {
 
     // The clock is frozen from the copy on, so "2 s" is exact.
     vi.useFakeTimers();
-    const copy = within(verify).getByRole('button', { name: 'Copy Python code' });
+    const copy = within(verify).getByRole('button', { name: 'Copy Python code for POST /verify' });
     await act(async () => copy.click());
     expect(writeText).toHaveBeenCalledWith(renderSample('verify', 'python', input));
-    const copied = within(verify).getByRole('button', { name: 'Copied Python code' });
+    const copied = within(verify).getByRole('button', { name: 'Copied Python code for POST /verify' });
     expect(copied).toHaveTextContent('Copied');
     act(() => vi.advanceTimersByTime(COPIED_FEEDBACK_MS - 1));
     expect(copied).toHaveTextContent('Copied');
     act(() => vi.advanceTimersByTime(1));
-    expect(within(verify).getByRole('button', { name: 'Copy Python code' })).toHaveTextContent('Copy');
+    expect(within(verify).getByRole('button', { name: 'Copy Python code for POST /verify' })).toHaveTextContent('Copy');
   });
 
   it('says so, with a retry, when the document cannot be loaded', async () => {

@@ -181,10 +181,10 @@ describe('LandingPage', () => {
     expect(docs).toHaveTextContent('"cost": "0.10"');
 
     await user.click(within(docs).getByRole('tab', { name: 'Python' }));
-    await user.click(within(docs).getByRole('button', { name: 'Copy Python code' }));
+    await user.click(within(docs).getByRole('button', { name: 'Copy Python code for POST /api/v1/verify' }));
     expect(writeText).toHaveBeenCalledWith(renderSample('verify', 'python', { baseUrl: apiBaseUrl(window.location.origin), apiKey: API_KEY_PLACEHOLDER }));
     expect(writeText.mock.calls[0]![0]).toContain('/api/v1/verify');
-    expect(await within(docs).findByRole('button', { name: 'Copied Python code' })).toBeInTheDocument();
+    expect(await within(docs).findByRole('button', { name: 'Copied Python code for POST /api/v1/verify' })).toBeInTheDocument();
   });
 
   it('opens and closes the phone menu from the keyboard', async () => {
