@@ -44,7 +44,7 @@ function Fields({ title, rows }: { title: string; rows: FieldRow[] }) {
           <li key={row.name} className="px-3 py-2.5 text-sm">
             <div className="flex flex-wrap items-baseline gap-x-2 gap-y-1">
               <code className="font-mono font-semibold break-all">{row.name}</code>
-              <span className="font-mono text-xs text-muted-foreground break-all">{row.type}</span>
+              <span className="font-mono text-xs text-muted-foreground break-words">{row.type}</span>
               {row.required ? (
                 <Badge variant="secondary" className="text-[0.7rem]">required</Badge>
               ) : (
@@ -55,7 +55,7 @@ function Fields({ title, rows }: { title: string; rows: FieldRow[] }) {
               <p className="mt-1 text-muted-foreground">
                 {row.description}
                 {row.description && row.limits.length > 0 && ' '}
-                {row.limits.length > 0 && <span className="font-mono text-xs break-all">({row.limits.join('; ')})</span>}
+                {row.limits.length > 0 && <span className="font-mono text-xs break-words">({row.limits.join('; ')})</span>}
               </p>
             )}
           </li>
