@@ -3,28 +3,39 @@ import {
   CHANNEL_PRICES,
   COMPARISON_VOLUMES,
   ENTERPRISE_COMPETITORS,
+  ENTERPRISE_EXAMPLE_MONTHLY_VERIFICATIONS,
   ENTERPRISE_PLANS,
+  ENTERPRISE_UPTIME_TIERS,
   LANDING_PLANS,
   LOW_BALANCE_THRESHOLD_PAISE,
   MIN_PAYMENT_PAISE,
   PAISE_PER_VERIFICATION,
+  ROI_SLIDER,
   TOP_UP_PACKS,
   USD_MICROS_PER_VERIFICATION,
   USD_PER_VERIFICATION,
+  bestSavingsPercent,
   channelSavings,
+  effectiveUsdMicrosPerVerification,
   effectiveUsdPerVerification,
   formatCount,
   formatCountIndian,
+  formatDuration,
   formatRupees,
+  formatUptime,
   formatUsd,
   getTopUpPack,
   monthlyComparison,
+  monthlyDowntimeSeconds,
   paiseForVerifications,
   paiseToDecimalString,
   parseRupeesToPaise,
   roiSavings,
   rupeesToPaise,
+  planBonusPercent,
   savingsPercent,
+  snapRoiVolume,
+  uptimeTierFor,
   verificationsForPaise,
 } from './pricing';
 
@@ -342,5 +353,52 @@ describe('roiSavings', () => {
   it('rejects negative or fractional volumes', () => {
     expect(() => roiSavings(-1)).toThrow(RangeError);
     expect(() => roiSavings(1.5)).toThrow(RangeError);
+  });
+});
+
+describe('enterprise pages: example, slider, plans and uptime', () => {
+  it('fixes the landing example at 1,000,000 a month and the slider at 10k–10M, step 10k, default 1M', () => {
+    expect(ENTERPRISE_EXAMPLE_MONTHLY_VERIFICATIONS).toBe(1_000_000);
+    expect(ROI_SLIDER).toEqual({ min: 10_000, max: 10_000_000, step: 10_000, defaultValue: 1_000_000 });
+    expect((ROI_SLIDER.max - ROI_SLIDER.min) % ROI_SLIDER.step).toBe(0);
+  });
+
+  it('snaps slider values into the range, on a step', () => {
+    expect(snapRoiVolume(0)).toBe(10_000);
+    expect(snapRoiVolume(99_999_999)).toBe(10_000_000);
+    expect(snapRoiVolume(1_234_567)).toBe(1_230_000);
+    expect(snapRoiVolume(1_235_000)).toBe(1_240_000);
+    expect(snapRoiVolume(Number.NaN)).toBe(1_000_000);
+  });
+
+  it('computes the slider figures at 10k, 1M and 10M', () => {
+    const at = (n: number) => {
+      const r = roiSavings(n);
+      return [r.sixdigitMonthlyUsdMicros, ...r.competitors.flatMap((c) => [c.monthlyCostUsdMicros, c.monthlySavingsUsdMicros])].map(formatUsd);
+    };
+    expect(at(10_000)).toEqual(['$38', '$500', '$462', '$230', '$192']);
+    expect(at(1_000_000)).toEqual(['$3,800', '$50,000', '$46,200', '$23,000', '$19,200']);
+    expect(at(10_000_000)).toEqual(['$38,000', '$500,000', '$462,000', '$230,000', '$192,000']);
+  });
+
+  it('states the Business bonus as 10% and no bonus elsewhere', () => {
+    expect(ENTERPRISE_PLANS.map(planBonusPercent)).toEqual([0, 10, 0]);
+  });
+
+  it('claims "save up to 92%" from the dearer competitor, rounded down', () => {
+    expect(bestSavingsPercent()).toBe(92);
+  });
+
+  it('prices plans per verification exactly: Developer $0.0038, Business $0.0036', () => {
+    expect(ENTERPRISE_PLANS.map((p) => effectiveUsdMicrosPerVerification(p))).toEqual([3_800, 3_600, null]);
+    expect(formatUsd(effectiveUsdMicrosPerVerification(ENTERPRISE_PLANS[1]!)!)).toBe('$0.0036');
+  });
+
+  it('has one uptime tier per plan: 99.9, 99.95 and 99.99 %, with the downtime each allows', () => {
+    expect(ENTERPRISE_PLANS.map((p) => formatUptime(uptimeTierFor(p.id).basisPoints))).toEqual(['99.9%', '99.95%', '99.99%']);
+    expect(ENTERPRISE_UPTIME_TIERS.map((t) => formatDuration(monthlyDowntimeSeconds(t.basisPoints)))).toEqual(['43 min 12 s', '21 min 36 s', '4 min 19 s']);
+    expect(formatUptime(10_000)).toBe('100%');
+    expect(formatDuration(60)).toBe('1 min');
+    expect(formatDuration(59)).toBe('59 s');
   });
 });

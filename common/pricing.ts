@@ -464,3 +464,82 @@ export function roiSavings(monthlyVerifications: number): RoiResult {
     }),
   };
 }
+
+// ---------------------------------------------------------------------------------------------
+// Enterprise pages: the fixed example, the ROI slider, plan prices and uptime tiers
+// ---------------------------------------------------------------------------------------------
+
+/** The enterprise landing page's fixed cost example (SPEC §2: 1,000,000 a month). */
+export const ENTERPRISE_EXAMPLE_MONTHLY_VERIFICATIONS = 1_000_000;
+
+/** The pricing page's ROI slider: 10,000 to 10,000,000 a month in steps of 10,000. */
+export const ROI_SLIDER = Object.freeze({ min: 10_000, max: 10_000_000, step: 10_000, defaultValue: 1_000_000 });
+
+/** A slider value made valid: clamped to the range and snapped to the nearest step. */
+export function snapRoiVolume(value: number): number {
+  if (!Number.isFinite(value)) return ROI_SLIDER.defaultValue;
+  const clamped = Math.min(ROI_SLIDER.max, Math.max(ROI_SLIDER.min, value));
+  const steps = Math.round((clamped - ROI_SLIDER.min) / ROI_SLIDER.step);
+  return ROI_SLIDER.min + steps * ROI_SLIDER.step;
+}
+
+/** The largest saving percentage against any competitor (the headline "save up to N%"). */
+export function bestSavingsPercent(): number {
+  return Math.max(...ENTERPRISE_COMPETITORS.map((c) => savingsPercent(USD_MICROS_PER_VERIFICATION, c.usdMicrosPerVerification)));
+}
+
+/** Effective micro-dollars per verification of a priced plan, rounded to the micro-dollar. */
+export function effectiveUsdMicrosPerVerification(plan: EnterprisePlan): number | null {
+  if (plan.priceUsdMicros === null || !plan.verifications) return null;
+  return Math.round(plan.priceUsdMicros / plan.verifications);
+}
+
+export interface UptimeTier {
+  readonly planId: EnterprisePlanId;
+  /** Uptime in basis points of a percent: 9990 = 99.9 %. Integers keep the maths exact. */
+  readonly basisPoints: number;
+}
+
+/** The uptime each plan is built and monitored for (SPEC §9: 99.9 / 99.95 / 99.99 %). */
+export const ENTERPRISE_UPTIME_TIERS: readonly UptimeTier[] = Object.freeze([
+  { planId: 'developer', basisPoints: 9_990 },
+  { planId: 'business', basisPoints: 9_995 },
+  { planId: 'enterprise', basisPoints: 9_999 },
+]);
+
+export function uptimeTierFor(planId: EnterprisePlanId): UptimeTier {
+  const tier = ENTERPRISE_UPTIME_TIERS.find((t) => t.planId === planId);
+  if (!tier) throw new RangeError(`no uptime tier for ${planId}`);
+  return tier;
+}
+
+/** 9990 → "99.9%", 9995 → "99.95%". */
+export function formatUptime(basisPoints: number): string {
+  assertSafeInteger(basisPoints, 'basisPoints');
+  const whole = Math.floor(basisPoints / 100);
+  const frac = String(basisPoints % 100).padStart(2, '0').replace(/0+$/, '');
+  return `${whole}${frac ? `.${frac}` : ''}%`;
+}
+
+const SECONDS_PER_30_DAY_MONTH = 30 * 24 * 60 * 60;
+
+/** Downtime a tier allows in a 30-day month, in whole seconds: 99.9 % → 2592 s (43 min 12 s). */
+export function monthlyDowntimeSeconds(basisPoints: number): number {
+  assertSafeInteger(basisPoints, 'basisPoints');
+  return Math.floor(((10_000 - basisPoints) * SECONDS_PER_30_DAY_MONTH) / 10_000);
+}
+
+/** 2592 → "43 min 12 s", 259 → "4 min 19 s", 60 → "1 min". */
+export function formatDuration(seconds: number): string {
+  assertSafeInteger(seconds, 'seconds');
+  const minutes = Math.floor(seconds / 60);
+  const rest = seconds % 60;
+  if (minutes === 0) return `${rest} s`;
+  return rest === 0 ? `${minutes} min` : `${minutes} min ${rest} s`;
+}
+
+/** A plan's bonus as a whole percentage of what it includes: Business 2,500 / 25,000 → 10. */
+export function planBonusPercent(plan: EnterprisePlan): number {
+  if (!plan.includedVerifications || plan.bonusVerifications <= 0) return 0;
+  return Math.round((plan.bonusVerifications * 100) / plan.includedVerifications);
+}

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
+import { phpProblem } from './php';
 import { SERVICES_REQUIRED, TEST_POSTGRES_URL, TEST_REDIS_URL } from './services';
 
 declare module 'vitest' {
@@ -45,10 +46,12 @@ export default async function setup(project: TestProject) {
   const [pgProblem, redisProblem] = await Promise.all([postgresReachable(), redisReachable()]);
   const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
   const chromiumProblem = existsSync(chromiumPath) ? null : `not installed (apt-get install chromium)`;
+  const phpMissing = phpProblem();
   const missing = [
     pgProblem && `PostgreSQL at ${TEST_POSTGRES_URL}: ${pgProblem}`,
     redisProblem && `Redis at ${TEST_REDIS_URL}: ${redisProblem}`,
     chromiumProblem && `Chromium at ${chromiumPath}: ${chromiumProblem} — the browser (e2e) suites did NOT run`,
+    phpMissing && `php: ${phpMissing} — the PHP code samples (common/samples) were NOT run`,
   ].filter(Boolean) as string[];
   if (missing.length > 0) {
     if (SERVICES_REQUIRED) {

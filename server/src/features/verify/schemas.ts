@@ -73,7 +73,8 @@ export const VerifyBody = z
     if (managedBackup && body.window !== undefined) {
       ctx.addIssue({ code: 'custom', path: ['window'], message: 'window applies to TOTP codes only' });
     }
-  });
+  })
+  .meta({ description: 'Send exactly one of: user_id + totp_code (enrolled user), user_id + backup_code, or secret + token (stateless).' });
 
 export const VerifyResponse = z.object({
   verified: z.boolean(),

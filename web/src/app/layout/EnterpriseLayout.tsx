@@ -1,4 +1,5 @@
 import { Link, Outlet, useLocation } from 'react-router';
+import { USD_MICROS_PER_VERIFICATION, formatUsd } from '@common/pricing';
 import { cn } from '@/lib/utils';
 import { Brand } from './Brand';
 import { SiteFooter } from './SiteFooter';
@@ -53,7 +54,7 @@ export function EnterpriseLayout() {
       </main>
       <SiteFooter
         links={ENTERPRISE_NAV.map(({ label, to }) => ({ label, to }))}
-        tagline="Enterprise TOTP verification at $0.0038 per verification"
+        tagline={`Enterprise TOTP verification at ${formatUsd(USD_MICROS_PER_VERIFICATION)} per verification`}
       />
     </>
   );

@@ -1,37 +1,348 @@
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { EnterprisePlaceholder } from './EnterprisePlaceholder';
+import { useMemo, useState } from 'react';
+import { AlertCircle } from 'lucide-react';
+import {
+  API_KEY_PLACEHOLDER,
+  renderSamples,
+  samplesFor,
+  type SampleLanguage,
+} from '@common/samples';
+import { CodeTabs } from '@/components/CodeTabs';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { Skeleton } from '@/components/ui/skeleton';
+import { useDocumentTitle } from '@/lib/use-document-title';
+import { cn } from '@/lib/utils';
+import { OPENAPI_URL, useOpenApiDocument } from './api';
+import { ENTERPRISE_CONTAINER, EnterpriseHero } from './components/EnterpriseSection';
+import { RATE_LIMIT_HEADERS, WEBHOOK_EVENTS_DOC } from './content';
+import { apiServerUrl, fieldsOf, operationsOf, type DocOperation, type FieldRow, type OpenApiDocument } from './openapi';
 
-const example = (origin: string) => `curl ${origin}/v1/verify \\
-  -H "Authorization: Bearer sk_live_…" \\
-  -H "Content-Type: application/json" \\
-  -d '{"secret":"JBSWY3DPEHPK3PXP","token":"123456"}'`;
+const METHOD_STYLES: Record<string, string> = {
+  GET: 'bg-sky-100 text-sky-900 dark:bg-sky-950 dark:text-sky-200',
+  POST: 'bg-emerald-100 text-emerald-900 dark:bg-emerald-950 dark:text-emerald-200',
+  DELETE: 'bg-rose-100 text-rose-900 dark:bg-rose-950 dark:text-rose-200',
+};
+
+function MethodBadge({ method }: { method: string }) {
+  return (
+    <span className={cn('rounded px-1.5 py-0.5 font-mono text-xs font-semibold', METHOD_STYLES[method] ?? 'bg-muted')}>{method}</span>
+  );
+}
+
+function InlineCode({ children }: { children: React.ReactNode }) {
+  return <code className="rounded bg-muted px-1 py-0.5 font-mono text-[0.85em] break-words">{children}</code>;
+}
+
+/** Fields as stacked rows (not a wide table), so they read at 390 px too. */
+function Fields({ title, rows }: { title: string; rows: FieldRow[] }) {
+  if (rows.length === 0) return null;
+  return (
+    <div className="mt-5">
+      <h4 className="text-sm font-semibold">{title}</h4>
+      <ul aria-label={title} className="mt-2 divide-y rounded-lg border">
+        {rows.map((row) => (
+          <li key={row.name} className="px-3 py-2.5 text-sm">
+            <div className="flex flex-wrap items-baseline gap-x-2 gap-y-1">
+              <code className="font-mono font-semibold break-all">{row.name}</code>
+              <span className="font-mono text-xs text-muted-foreground break-words">{row.type}</span>
+              {row.required ? (
+                <Badge variant="secondary" className="text-[0.7rem]">required</Badge>
+              ) : (
+                <span className="text-xs text-muted-foreground">optional</span>
+              )}
+            </div>
+            {(row.description || row.limits.length > 0) && (
+              <p className="mt-1 text-muted-foreground">
+                {row.description}
+                {row.description && row.limits.length > 0 && ' '}
+                {row.limits.length > 0 && <span className="font-mono text-xs break-words">({row.limits.join('; ')})</span>}
+              </p>
+            )}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+function Operation({
+  op,
+  baseUrl,
+  language,
+  onLanguageChange,
+}: {
+  op: DocOperation;
+  baseUrl: string;
+  language: SampleLanguage;
+  onLanguageChange: (language: SampleLanguage) => void;
+}) {
+  const samples = useMemo(
+    () => samplesFor(op.method, op.path).map((sample) => ({ sample, code: renderSamples(sample.id, { baseUrl, apiKey: API_KEY_PLACEHOLDER }) })),
+    [op.method, op.path, baseUrl],
+  );
+  const titleId = `${op.id}-title`;
+  const hasInput = op.pathParams.length + op.headerParams.length + op.requestFields.length > 0;
+  return (
+    <article id={op.id} aria-labelledby={titleId} className="scroll-mt-20 border-t py-10 first:border-t-0 first:pt-0">
+      <h3 id={titleId} className="flex flex-wrap items-center gap-2 text-lg font-semibold">
+        <MethodBadge method={op.method} />{' '}
+        <code className="font-mono break-all">{op.path}</code>
+      </h3>
+      <p className="mt-2 text-muted-foreground">{op.summary}</p>
+      {op.description && <p className="mt-2 text-sm text-muted-foreground">{op.description}</p>}
+      {samples.map(({ sample, code }) => (
+        <div key={sample.id} className="mt-4">
+          {sample.caption && <p className="mb-2 text-sm font-medium">{sample.caption}</p>}
+          <CodeTabs
+            title={`${op.method} ${op.path}${sample.caption ? ` (${sample.caption.split(':')[0]!.toLowerCase()})` : ''}`}
+            samples={code}
+            language={language}
+            onLanguageChange={onLanguageChange}
+          />
+        </div>
+      ))}
+      <div className={cn('grid gap-x-6', hasInput && 'md:grid-cols-2')}>
+        <div className={cn('min-w-0', !hasInput && 'hidden')}>
+          <Fields title="Path parameters" rows={op.pathParams} />
+          <Fields title="Headers" rows={op.headerParams} />
+          {op.requestDescription && <p className="mt-5 text-sm text-muted-foreground">{op.requestDescription}</p>}
+          <Fields title="Request body (JSON)" rows={op.requestFields} />
+        </div>
+        <div className="min-w-0">
+          <Fields title={`Response ${op.successStatus}${op.successDescription ? ` — ${op.successDescription}` : ''}`} rows={op.responseFields} />
+          {op.responseFields.length === 0 && (
+            <p className="mt-5 text-sm">
+              <span className="font-semibold">Response {op.successStatus}</span>
+              {op.successDescription && <span className="text-muted-foreground"> — {op.successDescription}</span>}
+            </p>
+          )}
+          {op.errors.length > 0 && (
+            <div className="mt-5">
+              <h4 className="text-sm font-semibold">Errors</h4>
+              <ul className="mt-2 divide-y rounded-lg border text-sm">
+                {op.errors.map((error) => (
+                  <li key={error.status} className="flex gap-3 px-3 py-2">
+                    <code className="font-mono font-semibold">{error.status}</code>
+                    <span className="text-muted-foreground">{error.description}</span>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          )}
+        </div>
+      </div>
+    </article>
+  );
+}
+
+function Reference({ doc }: { doc: OpenApiDocument }) {
+  const [language, setLanguage] = useState<SampleLanguage>('curl');
+  const baseUrl = apiServerUrl(doc, window.location.origin);
+  const aliasUrl = baseUrl.replace(/\/api\/v1$/, '/v1');
+  const operations = useMemo(() => operationsOf(doc), [doc]);
+  const envelope = fieldsOf(doc, { $ref: '#/components/schemas/Error' });
+  const scheme = Object.values(doc.components?.securitySchemes ?? {})[0];
+  const errorStatuses = useMemo(() => {
+    const seen = new Map<string, string[]>();
+    for (const op of operations) {
+      for (const error of op.errors) seen.set(error.status, [...(seen.get(error.status) ?? []), `${op.method} ${op.path}`]);
+    }
+    return [...seen.entries()].sort(([a], [b]) => a.localeCompare(b));
+  }, [operations]);
+  const quickStart = useMemo(() => renderSamples('verify', { baseUrl, apiKey: API_KEY_PLACEHOLDER }), [baseUrl]);
+
+  const toc = [
+    { id: 'quick-start', label: 'Quick start' },
+    { id: 'authentication', label: 'Authentication' },
+    ...operations.map((op) => ({ id: op.id, label: `${op.method} ${op.path}` })),
+    { id: 'errors', label: 'Errors' },
+    { id: 'rate-limits', label: 'Rate limits' },
+    { id: 'webhooks', label: 'Webhooks' },
+  ];
+
+  return (
+    <div className={cn(ENTERPRISE_CONTAINER, 'grid gap-10 py-12 lg:grid-cols-[14rem_minmax(0,1fr)]')}>
+      <nav aria-label="On this page" className="hidden lg:block">
+        <ul className="sticky top-20 space-y-1 text-sm">
+          {toc.map((item) => (
+            <li key={item.id}>
+              <a href={`#${item.id}`} className="block rounded px-2 py-1 text-muted-foreground hover:bg-accent hover:text-foreground focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none">
+                {item.label}
+              </a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <div className="min-w-0 space-y-14">
+        <section id="quick-start" aria-labelledby="quick-start-title" className="scroll-mt-20">
+          <h2 id="quick-start-title" className="text-2xl font-semibold tracking-tight">Quick start</h2>
+          <ol className="mt-4 list-decimal space-y-2 pl-5 text-muted-foreground">
+            <li>
+              <a className="font-medium text-primary underline-offset-4 hover:underline" href={`${new URL(baseUrl).origin}/api/login`}>
+                Create a business account
+              </a>{' '}
+              and copy your API key from the dashboard (it is shown once).
+            </li>
+            <li>
+              Enrol each user with <InlineCode>POST /generate</InlineCode>: show them the QR code, keep their <InlineCode>user_id</InlineCode>.
+            </li>
+            <li>
+              Check every code they type with <InlineCode>POST /verify</InlineCode>: sign them in when <InlineCode>verified</InlineCode> is true.
+            </li>
+          </ol>
+          <p className="mt-4 text-sm text-muted-foreground">
+            Every sample on this page is run against a live server in Sixdigit's test suite. Choose a language once; every
+            sample follows.
+          </p>
+          <CodeTabs className="mt-4" title="POST /verify" samples={quickStart} language={language} onLanguageChange={setLanguage} />
+        </section>
+
+        <section id="authentication" aria-labelledby="authentication-title" className="scroll-mt-20">
+          <h2 id="authentication-title" className="text-2xl font-semibold tracking-tight">Authentication and base URL</h2>
+          <p className="mt-4 text-muted-foreground">
+            Send your key in the <InlineCode>Authorization</InlineCode> header as{' '}
+            <InlineCode>{scheme?.scheme === 'bearer' ? 'Bearer' : scheme?.scheme} sk_live_…</InlineCode>
+. Keep it on your server: anyone holding it can spend your credit.
+          </p>
+          <dl className="mt-4 grid gap-3 text-sm sm:grid-cols-2">
+            <div className="rounded-lg border p-3">
+              <dt className="text-muted-foreground">Base URL</dt>
+              <dd className="mt-1 font-mono break-all" data-testid="docs-base-url">{baseUrl}</dd>
+            </div>
+            <div className="rounded-lg border p-3">
+              <dt className="text-muted-foreground">Alias (same routes)</dt>
+              <dd className="mt-1 font-mono break-all">{aliasUrl}</dd>
+            </div>
+          </dl>
+          <p className="mt-4 text-sm text-muted-foreground">
+            Requests and answers are JSON. <InlineCode>POST /generate</InlineCode> and <InlineCode>POST /verify</InlineCode> accept an{' '}
+            <InlineCode>Idempotency-Key</InlineCode> header: a retry with the same key and body returns the stored answer and is not
+            charged twice. The machine-readable description is at{' '}
+            <a className="font-medium text-primary underline-offset-4 hover:underline" href={OPENAPI_URL}>
+              {OPENAPI_URL}
+            </a>{' '}
+            ({doc.info.title} {doc.info.version}, OpenAPI {doc.openapi}).
+          </p>
+        </section>
+
+        <section id="endpoints" aria-labelledby="endpoints-title" className="scroll-mt-20">
+          <h2 id="endpoints-title" className="text-2xl font-semibold tracking-tight">Endpoints</h2>
+          {doc.info.description && <p className="mt-2 text-muted-foreground">{doc.info.description}</p>}
+          <div className="mt-8">
+            {operations.map((op) => (
+              <Operation key={op.id} op={op} baseUrl={baseUrl} language={language} onLanguageChange={setLanguage} />
+            ))}
+          </div>
+        </section>
+
+        <section id="errors" aria-labelledby="errors-title" className="scroll-mt-20">
+          <h2 id="errors-title" className="text-2xl font-semibold tracking-tight">Errors</h2>
+          <p className="mt-4 text-muted-foreground">
+            Every error, on every endpoint, has the same envelope; branch on <InlineCode>error.code</InlineCode> and quote{' '}
+            <InlineCode>request_id</InlineCode> to support.
+          </p>
+          <Fields title="Envelope" rows={envelope} />
+          <div role="group" aria-label="HTTP statuses" tabIndex={0} className="mt-5 overflow-x-auto rounded-lg border outline-none focus-visible:ring-2 focus-visible:ring-ring">
+            <table className="w-full text-left text-sm">
+              <caption className="sr-only">HTTP statuses that carry the error envelope</caption>
+              <thead className="bg-muted/60 text-muted-foreground">
+                <tr>
+                  <th scope="col" className="px-3 py-2 font-medium">Status</th>
+                  <th scope="col" className="px-3 py-2 font-medium">Returned by</th>
+                </tr>
+              </thead>
+              <tbody className="divide-y">
+                {errorStatuses.map(([status, ops]) => (
+                  <tr key={status}>
+                    <th scope="row" className="px-3 py-2 font-mono">{status}</th>
+                    <td className="px-3 py-2 font-mono text-xs text-muted-foreground">{ops.join(', ')}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </section>
+
+        <section id="rate-limits" aria-labelledby="rate-limits-title" className="scroll-mt-20">
+          <h2 id="rate-limits-title" className="text-2xl font-semibold tracking-tight">Rate limits</h2>
+          <p className="mt-4 text-muted-foreground">
+            Each API key has a per-minute budget shared by every endpoint (and both base URLs);{' '}
+            <InlineCode>GET /profile</InlineCode> returns yours as <InlineCode>rate_limit.requests_per_minute</InlineCode>. Over it, the
+            answer is <InlineCode>429</InlineCode> with code <InlineCode>rate_limited</InlineCode>. Every answer carries:
+          </p>
+          <ul className="mt-4 divide-y rounded-lg border text-sm">
+            {RATE_LIMIT_HEADERS.map((header) => (
+              <li key={header.name} className="flex flex-col gap-1 px-3 py-2 sm:flex-row sm:gap-4">
+                <code className="font-mono font-semibold sm:w-44 sm:shrink-0">{header.name}</code>
+                <span className="text-muted-foreground">{header.meaning}</span>
+              </li>
+            ))}
+          </ul>
+        </section>
+
+        <section id="webhooks" aria-labelledby="webhooks-title" className="scroll-mt-20">
+          <h2 id="webhooks-title" className="text-2xl font-semibold tracking-tight">Webhooks</h2>
+          <p className="mt-4 text-muted-foreground">
+            Register an HTTPS endpoint in your dashboard. Each delivery is a signed JSON <InlineCode>POST</InlineCode> following the{' '}
+            Standard Webhooks specification: headers <InlineCode>webhook-id</InlineCode>, <InlineCode>webhook-timestamp</InlineCode> and{' '}
+            <InlineCode>webhook-signature</InlineCode> (<InlineCode>v1,</InlineCode> + base64 HMAC-SHA256 of{' '}
+            <InlineCode>id.timestamp.body</InlineCode>, keyed with your <InlineCode>whsec_…</InlineCode> secret), plus{' '}
+            <InlineCode>x-sixdigit-event</InlineCode>. Verify the signature with any Standard Webhooks library and answer 2xx; failed
+            deliveries are retried. Bodies never contain a secret or a code.
+          </p>
+          <ul className="mt-4 divide-y rounded-lg border text-sm">
+            {WEBHOOK_EVENTS_DOC.map((item) => (
+              <li key={item.event} className="flex flex-col gap-1 px-3 py-2 sm:flex-row sm:gap-4">
+                <code className="font-mono font-semibold sm:w-44 sm:shrink-0">{item.event}</code>
+                <span className="text-muted-foreground">{item.when}</span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      </div>
+    </div>
+  );
+}
+
+function ReferenceSkeleton() {
+  return (
+    <div className={cn(ENTERPRISE_CONTAINER, 'space-y-4 py-12')} aria-busy="true" aria-label="Loading the API reference">
+      <Skeleton className="h-8 w-48" />
+      <Skeleton className="h-4 w-full max-w-xl" />
+      <Skeleton className="h-48 w-full" />
+      <Skeleton className="h-48 w-full" />
+    </div>
+  );
+}
 
 export function EnterpriseDocsPage() {
+  useDocumentTitle('API documentation · Sixdigit Enterprise');
+  const { data, isPending, isError, refetch, isFetching } = useOpenApiDocument();
   return (
-    <EnterprisePlaceholder
-      eyebrow="API documentation"
-      title="Verify a code with one request"
-      description="A small REST API: generate a secret and QR code for a user, then verify the codes they type. Authenticate with a Bearer API key."
-      planned={[
-        'Quick start and authentication with your API key',
-        'POST /v1/verify and POST /v1/generate, with request and response fields',
-        'Examples in cURL, JavaScript, Python and PHP, each with a copy button',
-        'Rate limits, errors and webhooks',
-      ]}
-    >
-      <Card className="min-w-0">
-        <CardHeader>
-          <CardTitle>
-            <span>A first look</span>
-          </CardTitle>
-          <CardDescription>cURL — the full page adds JavaScript, Python and PHP.</CardDescription>
-        </CardHeader>
-        <CardContent>
-          <pre className="overflow-x-auto rounded-lg bg-muted p-4 font-mono text-xs leading-relaxed">
-            <code>{example(window.location.origin)}</code>
-          </pre>
-        </CardContent>
-      </Card>
-    </EnterprisePlaceholder>
+    <>
+      <EnterpriseHero
+        eyebrow="API documentation"
+        title="Verify a code with one request"
+        description={
+          <p>
+            A small JSON API with a Bearer key: enrol a user, then verify the codes they type. This reference is generated from the
+            OpenAPI document the server publishes, so it always matches the live API.
+          </p>
+        }
+      />
+      {isPending && <ReferenceSkeleton />}
+      {isError && (
+        <div className={cn(ENTERPRISE_CONTAINER, 'py-12')}>
+          <div role="alert" className="flex flex-col items-start gap-3 rounded-lg border border-destructive/40 p-4 sm:flex-row sm:items-center">
+            <AlertCircle aria-hidden="true" className="size-5 text-destructive" />
+            <p className="flex-1 text-sm">The API reference could not be loaded. Check your connection and try again.</p>
+            <Button type="button" variant="outline" size="sm" onClick={() => refetch()} disabled={isFetching}>
+              Try again
+            </Button>
+          </div>
+        </div>
+      )}
+      {data && <Reference doc={data} />}
+    </>
   );
 }

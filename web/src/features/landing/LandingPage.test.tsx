@@ -13,6 +13,7 @@ import {
   formatRupees,
   monthlyComparison,
 } from '@common/pricing';
+import { API_KEY_PLACEHOLDER, apiBaseUrl, renderSample } from '@common/samples';
 import { LandingPage } from './LandingPage';
 import { percentRange, rupeeRange } from './components/Comparison';
 import { FEATURES } from './components/Features';
@@ -169,20 +170,21 @@ describe('LandingPage', () => {
     expect(within(table).getAllByText('Yes').length).toBeGreaterThan(0);
   });
 
-  it('shows a POST /api/v1/verify snippet with a Bearer key and copies it', async () => {
+  it('shows the POST /api/v1/verify sample (common/samples) in four languages and copies the one shown', async () => {
     const user = userEvent.setup();
     const writeText = vi.spyOn(navigator.clipboard, 'writeText');
     renderPage();
     const docs = section(/verify a code with one request/i);
-    expect(docs).toHaveTextContent('/api/v1/verify');
+    const curl = renderSample('verify', 'curl', { baseUrl: apiBaseUrl(window.location.origin), apiKey: API_KEY_PLACEHOLDER });
+    expect(within(docs).getByRole('tabpanel')).toHaveTextContent(curl.replace(/\s+/g, ' '), { normalizeWhitespace: true });
     expect(docs).toHaveTextContent('Authorization: Bearer');
-    expect(docs).toHaveTextContent('{"user_id":"u_123","totp_code":"492039"}');
     expect(docs).toHaveTextContent('"cost": "0.10"');
 
-    await user.click(within(docs).getByRole('button', { name: 'Copy request' }));
-    expect(writeText).toHaveBeenCalledWith(expect.stringContaining('POST'));
+    await user.click(within(docs).getByRole('tab', { name: 'Python' }));
+    await user.click(within(docs).getByRole('button', { name: 'Copy Python code for POST /api/v1/verify' }));
+    expect(writeText).toHaveBeenCalledWith(renderSample('verify', 'python', { baseUrl: apiBaseUrl(window.location.origin), apiKey: API_KEY_PLACEHOLDER }));
     expect(writeText.mock.calls[0]![0]).toContain('/api/v1/verify');
-    expect(await within(docs).findByRole('button', { name: 'request copied' })).toBeInTheDocument();
+    expect(await within(docs).findByRole('button', { name: 'Copied Python code for POST /api/v1/verify' })).toBeInTheDocument();
   });
 
   it('opens and closes the phone menu from the keyboard', async () => {

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { BookOpen, Gauge, KeyRound, Link2 } from 'lucide-react';
+import { API_KEY_PLACEHOLDER, renderSample } from '@common/samples';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import type { BusinessProfile } from '../api';
@@ -100,10 +101,8 @@ export function ApiConfigCard({ profile, onRegenerate }: { profile: BusinessProf
             Quick start: verify a code
           </summary>
           <pre className="overflow-x-auto border-t px-3 py-2 font-mono text-xs leading-relaxed">
-            {`curl -X POST ${baseUrl}/verify \\
-  -H "Authorization: Bearer ${prefix ? maskedKey(prefix) : 'sk_live_…'}" \\
-  -H "Content-Type: application/json" \\
-  -d '{"user_id":"user_42","totp_code":"123456"}'`}
+            {/* The site's one verify sample (common/samples, executed by its test), with the key prefix. */}
+            {renderSample('verify', 'curl', { baseUrl, apiKey: prefix ? maskedKey(prefix) : API_KEY_PLACEHOLDER })}
           </pre>
         </details>
         <Button asChild variant="link" className="mt-3 h-auto px-0">

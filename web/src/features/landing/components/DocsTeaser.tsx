@@ -1,20 +1,11 @@
-import { useEffect, useRef, useState } from 'react';
-import { CheckIcon, CopyIcon, FileJsonIcon } from 'lucide-react';
+import { useMemo, useState } from 'react';
+import { FileJsonIcon } from 'lucide-react';
 import { PAISE_PER_VERIFICATION, TOP_UP_PACKS, paiseToDecimalString } from '@common/pricing';
+import { API_KEY_PLACEHOLDER, apiBaseUrl, renderSamples, type SampleLanguage } from '@common/samples';
+import { CodeTabs } from '@/components/CodeTabs';
 import { Button } from '@/components/ui/button';
 import { SECTION_IDS, SIGN_IN_HREF } from '../content';
 import { Section } from './Section';
-
-/** The request shown in the docs teaser; the base URL is this site's own origin. */
-export function verifyRequestSnippet(origin: string): string {
-  return [
-    'curl -X POST \\',
-    `  ${origin}/api/v1/verify \\`,
-    '  -H "Authorization: Bearer $SIXDIGIT_API_KEY" \\',
-    '  -H "Content-Type: application/json" \\',
-    `  -d '{"user_id":"u_123","totp_code":"492039"}'`,
-  ].join('\n');
-}
 
 const startingBalance = TOP_UP_PACKS[0]?.amountPaise ?? 0;
 
@@ -22,6 +13,7 @@ const RESPONSE_SNIPPET = JSON.stringify(
   {
     verified: true,
     status: 'verified',
+    verification_id: 'ver_01JD7K3M9R',
     request_id: 'req_01JD7K3M9Q',
     timestamp: '2025-06-02T09:41:07Z',
     cost: paiseToDecimalString(PAISE_PER_VERIFICATION),
@@ -38,48 +30,11 @@ function siteOrigin(): string {
   return 'https://your-sixdigit-host';
 }
 
-function CopyButton({ text, label }: { text: string; label: string }) {
-  const [copied, setCopied] = useState(false);
-  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  useEffect(() => () => clearTimeout(timer.current), []);
-
-  async function copy() {
-    try {
-      await navigator.clipboard.writeText(text);
-      setCopied(true);
-      clearTimeout(timer.current);
-      timer.current = setTimeout(() => setCopied(false), 2000);
-    } catch {
-      setCopied(false);
-    }
-  }
-
-  return (
-    <>
-      <span role="status" className="sr-only">
-        {copied ? 'Copied to clipboard' : ''}
-      </span>
-      <Button
-      type="button"
-      variant="ghost"
-      size="sm"
-      onClick={copy}
-      className="h-7 gap-1.5 px-2 text-xs text-slate-300 hover:bg-white/10 hover:text-white"
-      aria-label={copied ? `${label} copied` : `Copy ${label}`}
-    >
-      {copied ? <CheckIcon aria-hidden="true" /> : <CopyIcon aria-hidden="true" />}
-      <span aria-hidden="true">{copied ? 'Copied' : 'Copy'}</span>
-      </Button>
-    </>
-  );
-}
-
-function CodePanel({ title, code, copyLabel }: { title: string; code: string; copyLabel?: string }) {
+function CodePanel({ title, code }: { title: string; code: string }) {
   return (
     <figure className="overflow-hidden rounded-xl border border-slate-800 bg-slate-950 text-slate-100 shadow-lg">
       <figcaption className="flex items-center justify-between gap-2 border-b border-slate-800 px-4 py-2">
         <span className="font-mono text-xs text-slate-400">{title}</span>
-        {copyLabel && <CopyButton text={code} label={copyLabel} />}
       </figcaption>
       <pre tabIndex={0} className="overflow-x-auto px-3 py-4 text-xs leading-relaxed outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-inset sm:p-4 sm:text-[0.8125rem]">
         <code className="font-mono">{code}</code>
@@ -104,7 +59,9 @@ const STEPS = [
 ];
 
 export function DocsTeaser() {
-  const request = verifyRequestSnippet(siteOrigin());
+  const [language, setLanguage] = useState<SampleLanguage>('curl');
+  // The same samples the docs show and the sample test runs, for this site's own API.
+  const samples = useMemo(() => renderSamples('verify', { baseUrl: apiBaseUrl(siteOrigin()), apiKey: API_KEY_PLACEHOLDER }), []);
   return (
     <Section
       id={SECTION_IDS.docs}
@@ -144,7 +101,7 @@ export function DocsTeaser() {
           </div>
         </div>
         <div className="min-w-0 space-y-4">
-          <CodePanel title="Request" code={request} copyLabel="request" />
+          <CodeTabs title="POST /api/v1/verify" samples={samples} language={language} onLanguageChange={setLanguage} className="shadow-lg" />
           <CodePanel title="200 OK" code={RESPONSE_SNIPPET} />
         </div>
       </div>
