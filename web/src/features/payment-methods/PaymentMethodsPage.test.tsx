@@ -43,7 +43,7 @@ describe('/payment-methods', () => {
     expect(screen.getByText('Demo Bank · A/c 000000000000')).toBeInTheDocument();
     expect(screen.getByText(/₹100; bank and UPI payments/)).toBeInTheDocument();
     expect(screen.getByText(/Usually within 2–4 hours, Monday–Friday, 9 AM–6 PM IST/)).toBeInTheDocument();
-    expect(screen.getByText('Coming Soon')).toBeInTheDocument();
+    expect(screen.getByText('Not enabled')).toBeInTheDocument();
     expect(screen.getByText(/not available on this server yet/)).toBeInTheDocument();
 
     const packs = screen.getByRole('region', { name: 'Top-up packs' });
@@ -66,7 +66,7 @@ describe('/payment-methods', () => {
     expect(await screen.findByText('collections@hdfcbank')).toBeInTheDocument();
     expect(screen.queryByText(/Demo payee/)).not.toBeInTheDocument();
     expect(screen.queryByText('Bank account')).not.toBeInTheDocument();
-    expect(screen.queryByText('Coming Soon')).not.toBeInTheDocument();
+    expect(screen.queryByText('Not enabled')).not.toBeInTheDocument();
     expect(screen.getByText(/credits are added as soon as the payment is confirmed/)).toBeInTheDocument();
   });
 

@@ -137,7 +137,7 @@ function Methods({ methods }: { methods: PaymentMethods }) {
             <CardTitle className="flex flex-wrap items-center gap-2 text-lg">
               <CreditCard className="size-5 text-primary" aria-hidden="true" />
               Card and UPI checkout
-              {card.available ? <Badge variant="secondary">Available</Badge> : <Badge variant="outline">Coming Soon</Badge>}
+              {card.available ? <Badge variant="secondary">Available</Badge> : <Badge variant="outline">Not enabled</Badge>}
             </CardTitle>
             <CardDescription>{card.available ? 'Razorpay checkout: pay by card or UPI and get the credits at once.' : 'Razorpay checkout for cards and UPI.'}</CardDescription>
           </CardHeader>
