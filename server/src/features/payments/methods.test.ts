@@ -95,7 +95,7 @@ describeEachDialect('GET /api/payments/methods (public facts for /payment-method
   });
 
   it('is read-only: other methods answer in the error envelope', async () => {
-    const res = await fresh.app.inject({ method: 'POST', url: '/api/payments/methods', payload: {} });
+    const res = await fresh.app.inject({ method: 'POST', url: '/api/payments/methods', headers: { 'sec-fetch-site': 'same-origin' }, payload: {} });
     expect(res.statusCode).toBe(404);
     expect(res.json().error.code).toBe('not_found');
   });
