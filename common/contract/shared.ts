@@ -27,7 +27,7 @@ export const isoDate = z
   }, 'not a calendar date');
 
 /** The answer of a route that answers 204 with no body. */
-export const NoContent = z.null();
+export const NoContent = z.undefined();
 
 /** `{ ok: true }`, the answer of several writes that have nothing else to say. */
 export const Ok = z.object({ ok: z.literal(true) });
