@@ -15,8 +15,8 @@ const seen = vi.hoisted(() => new Map<string, FastifySchema | undefined>());
 
 vi.mock('fastify', async (importOriginal) => {
   const actual = await importOriginal<typeof import('fastify')>();
-  const make = (...args: Parameters<typeof actual.default>) => {
-    const app = actual.default(...args);
+  const make = (...args: unknown[]) => {
+    const app = (actual.default as (...options: unknown[]) => FastifyInstance)(...args);
     app.addHook('onRoute', (route) => {
       for (const method of [route.method].flat()) seen.set(`${method} ${route.url}`, route.schema);
     });
