@@ -1,3 +1,4 @@
+import type { WebhookLogEntry } from '@common/contract/webhooks';
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
@@ -136,21 +137,7 @@ export async function createHook(
   return res.json();
 }
 
-export interface LogEntry {
-  id: string;
-  deliveryId: string;
-  event: string;
-  webhookId: string;
-  webhookUrl: string;
-  verificationId: string | null;
-  responseStatus: number | null;
-  error: string | null;
-  retryCount: number;
-  attemptNumber: number;
-  responseTime: number | null;
-  createdAt: string;
-  deliveryStatus: string;
-}
+export type LogEntry = WebhookLogEntry;
 
 export async function logsOf(app: FastifyInstance, cookie: string, webhookId?: string): Promise<LogEntry[]> {
   const res = await app.inject({ method: 'GET', url: '/api/webhooks/logs', headers: { cookie } });

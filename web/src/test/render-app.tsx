@@ -15,6 +15,7 @@ export const ada: CurrentUser = {
   profileImageUrl: null,
   role: 'user',
   isAdmin: false,
+  impersonation: null,
 };
 
 export const admin: CurrentUser = {

@@ -1,12 +1,21 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { storableText } from '../verify/schemas';
+import {
+  AdminBusinessDetail,
+  AdminBusinesses,
+  AdminIdParams,
+  BusinessChanged,
+  EmptyBody,
+  GrantBody,
+  Granted,
+  RateLimitBody,
+  RateLimitSet,
+  ReasonBody,
+  SearchQuery,
+  UserStanding,
+} from '@common/contract/admin';
 import { requireAdmin } from './guard';
 import * as service from './businesses-service';
-
-const id = z.object({ id: z.string().trim().min(1).max(64) });
-const reason = storableText().trim().min(3, 'Give a reason (at least 3 characters).').max(500);
 
 /** The administrator's view of one business and of a user's standing; every write audited. */
 export async function adminBusinessRoutes(app: FastifyInstance): Promise<void> {
@@ -17,43 +26,37 @@ export async function adminBusinessRoutes(app: FastifyInstance): Promise<void> {
 
   r.get(
     '/api/admin/businesses',
-    { schema: { querystring: z.object({ q: z.string().trim().max(200).default(''), limit: z.coerce.number().int().min(1).max(100).default(50) }) } },
+    { schema: { querystring: SearchQuery, response: { 200: AdminBusinesses } } },
     async (request) => service.search(ctx, request.query.q, request.query.limit),
   );
 
-  r.get('/api/admin/businesses/:id', { schema: { params: id } }, async (request) => service.detail(ctx, request.params.id));
+  r.get('/api/admin/businesses/:id', { schema: { params: AdminIdParams, response: { 200: AdminBusinessDetail } } }, async (request) => service.detail(ctx, request.params.id));
 
   r.post(
     '/api/admin/businesses/:id/grant',
     {
-      schema: {
-        params: id,
-        body: z.object({
-          amountRupees: z.number().positive().max(10_000_000).refine((n) => Math.abs(n * 100 - Math.round(n * 100)) < 1e-6, 'Use at most two decimals (paise).'),
-          reason,
-        }),
-      },
+      schema: { params: AdminIdParams, body: GrantBody, response: { 200: Granted } },
     },
     async (request) => service.grant(ctx, request.params.id, { amountPaise: Math.round(request.body.amountRupees * 100), reason: request.body.reason }, actor(request)),
   );
 
-  r.post('/api/admin/businesses/:id/rate-limit', { schema: { params: id, body: z.object({ perMinute: z.number().int().min(1).max(100_000) }) } }, async (request) =>
+  r.post('/api/admin/businesses/:id/rate-limit', { schema: { params: AdminIdParams, body: RateLimitBody, response: { 200: RateLimitSet } } }, async (request) =>
     service.setRateLimit(ctx, request.params.id, request.body.perMinute, actor(request)),
   );
 
-  r.post('/api/admin/businesses/:id/suspend', { schema: { params: id, body: z.object({ reason }) } }, async (request) =>
+  r.post('/api/admin/businesses/:id/suspend', { schema: { params: AdminIdParams, body: ReasonBody, response: { 200: BusinessChanged } } }, async (request) =>
     service.setSuspended(ctx, request.params.id, { reason: request.body.reason }, actor(request)),
   );
 
-  r.post('/api/admin/businesses/:id/restore', { schema: { params: id, body: z.object({}).strict().nullish() } }, async (request) =>
+  r.post('/api/admin/businesses/:id/restore', { schema: { params: AdminIdParams, body: EmptyBody, response: { 200: BusinessChanged } } }, async (request) =>
     service.setSuspended(ctx, request.params.id, null, actor(request)),
   );
 
-  r.post('/api/admin/users/:id/ban', { schema: { params: id, body: z.object({ reason }) } }, async (request) =>
+  r.post('/api/admin/users/:id/ban', { schema: { params: AdminIdParams, body: ReasonBody, response: { 200: UserStanding } } }, async (request) =>
     service.setBanned(ctx, request.params.id, { reason: request.body.reason }, actor(request)),
   );
 
-  r.post('/api/admin/users/:id/unban', { schema: { params: id, body: z.object({}).strict().nullish() } }, async (request) =>
+  r.post('/api/admin/users/:id/unban', { schema: { params: AdminIdParams, body: EmptyBody, response: { 200: UserStanding } } }, async (request) =>
     service.setBanned(ctx, request.params.id, null, actor(request)),
   );
 }

@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import { AdminUsers, EmptyBody, ImpersonationStarted, SearchQuery, StartImpersonationBody } from '@common/contract/admin';
+import { NoticeIdParams, UserNotices } from '@common/contract/notices';
+import { Ok } from '@common/contract/shared';
 import { paiseToDecimalString } from '@common/pricing';
 import { requireUser } from '../auth/guards';
-import { storableText } from '../verify/schemas';
 import * as usersRepo from '../users/repo';
 import { requireAdmin } from './guard';
 import * as service from './impersonation-service';
@@ -15,7 +16,7 @@ export async function adminImpersonationRoutes(app: FastifyInstance): Promise<vo
 
   r.get(
     '/api/admin/users',
-    { onRequest: [requireAdmin], schema: { querystring: z.object({ q: z.string().trim().max(200).default(''), limit: z.coerce.number().int().min(1).max(100).default(50) }) } },
+    { onRequest: [requireAdmin], schema: { querystring: SearchQuery, response: { 200: AdminUsers } } },
     async (request) => {
       const rows = await usersRepo.searchUsers(ctx.db, request.query.q, request.query.limit);
       return {
@@ -23,7 +24,7 @@ export async function adminImpersonationRoutes(app: FastifyInstance): Promise<vo
           id: u.id,
           email: u.email,
           name: u.name,
-          role: u.email === ctx.config.adminEmail ? 'admin' : u.role === 'financial_manager' ? 'financial_manager' : 'user',
+          role: u.email === ctx.config.adminEmail ? ('admin' as const) : u.role === 'financial_manager' ? ('financial_manager' as const) : ('user' as const),
           status: u.banned ? ('banned' as const) : ('active' as const),
           business: u.businessId
             ? { id: u.businessId, companyName: u.companyName ?? '', balance: paiseToDecimalString(u.balancePaise ?? 0), apiKeyPrefix: u.apiKeyPrefix }
@@ -39,19 +40,19 @@ export async function adminImpersonationRoutes(app: FastifyInstance): Promise<vo
     '/api/admin/impersonation/start',
     {
       onRequest: [requireAdmin],
-      schema: { body: z.object({ userId: z.string().trim().min(1).max(64), reason: storableText().trim().min(3, 'Say why (at least 3 characters).').max(500) }).strict() },
+      schema: { body: StartImpersonationBody, response: { 200: ImpersonationStarted } },
     },
     async (request, reply) => reply.header('cache-control', 'no-store').send(await service.start(ctx, request, reply, request.currentUser!, request.body)),
   );
 
   // Open to the impersonated session itself: the way back.
-  r.post('/api/admin/impersonation/stop', { onRequest: [requireUser], schema: { body: z.object({}).strict().nullish() } }, async (request, reply) =>
+  r.post('/api/admin/impersonation/stop', { onRequest: [requireUser], schema: { body: EmptyBody, response: { 200: Ok } } }, async (request, reply) =>
     reply.header('cache-control', 'no-store').send(await service.stop(ctx, request, reply)),
   );
 
-  r.get('/api/user/notices', { onRequest: [requireUser] }, async (request) => service.notices(ctx, request.currentUser!));
+  r.get('/api/user/notices', { onRequest: [requireUser], schema: { response: { 200: UserNotices } } }, async (request) => service.notices(ctx, request.currentUser!));
 
-  r.post('/api/user/notices/:id/read', { onRequest: [requireUser], schema: { params: z.object({ id: z.string().min(1).max(40) }) } }, async (request) =>
+  r.post('/api/user/notices/:id/read', { onRequest: [requireUser], schema: { params: NoticeIdParams, response: { 200: Ok } } }, async (request) =>
     service.markNoticeRead(ctx, request.currentUser!, request.params.id),
   );
 }

@@ -1,3 +1,4 @@
+import type { ImpersonationView } from '@common/contract/admin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context';
 import { AppError } from '../../lib/errors';
@@ -13,16 +14,6 @@ import * as repo from './impersonation-repo';
 export const IMPERSONATION_MINUTES = 30;
 const NOTICE_KIND = 'impersonation';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-
-export interface ImpersonationView {
-  id: string;
-  adminEmail: string;
-  userId: string;
-  userEmail: string;
-  reason: string;
-  startedAt: string;
-  expiresAt: string;
-}
 
 const view = (i: repo.Impersonation): ImpersonationView => ({
   id: i.id,

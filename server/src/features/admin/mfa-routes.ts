@@ -1,11 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import { EmptyBody, MfaConfirmBody, MfaConfirmed, MfaSetup, MfaStatus, MfaVerified, MfaVerifyBody } from '@common/contract/admin';
 import { requireAdminIdentity } from './guard';
 import * as service from './mfa-service';
-
-const totpCode = z.string().trim().regex(/^\d{6}$/, 'Enter the 6-digit code from your authenticator app.');
-const recoveryCode = z.string().trim().min(8).max(20);
 
 /**
  * The administrator's authenticator-app MFA (SPEC "Admin security setup"). These four routes need
@@ -21,24 +18,24 @@ export async function adminMfaRoutes(app: FastifyInstance): Promise<void> {
     await requireAdminIdentity(request);
   });
 
-  r.get('/api/admin/mfa/status', { config: limit }, async (request, reply) => {
+  r.get('/api/admin/mfa/status', { config: limit, schema: { response: { 200: MfaStatus } } }, async (request, reply) => {
     const user = request.currentUser!;
     return reply.header('cache-control', 'no-store').send(await service.status(ctx, user, request.sessionId!));
   });
 
-  r.post('/api/admin/mfa/setup', { config: limit, schema: { body: z.object({}).strict().nullish() } }, async (request, reply) => {
+  r.post('/api/admin/mfa/setup', { config: limit, schema: { body: EmptyBody, response: { 200: MfaSetup } } }, async (request, reply) => {
     const user = request.currentUser!;
     return reply.header('cache-control', 'no-store').send(await service.setup(ctx, user));
   });
 
-  r.post('/api/admin/mfa/confirm', { config: limit, schema: { body: z.object({ totpCode }).strict() } }, async (request, reply) => {
+  r.post('/api/admin/mfa/confirm', { config: limit, schema: { body: MfaConfirmBody, response: { 200: MfaConfirmed } } }, async (request, reply) => {
     const user = request.currentUser!;
     return reply.header('cache-control', 'no-store').send(await service.confirm(ctx, user, request.sessionId!, request.body.totpCode));
   });
 
   r.post(
     '/api/admin/mfa/verify',
-    { config: limit, schema: { body: z.union([z.object({ totpCode }).strict(), z.object({ recoveryCode }).strict()]) } },
+    { config: limit, schema: { body: MfaVerifyBody, response: { 200: MfaVerified } } },
     async (request, reply) => {
       const user = request.currentUser!;
       return reply.header('cache-control', 'no-store').send(await service.verify(ctx, user, request.sessionId!, request.body));

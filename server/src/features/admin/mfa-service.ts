@@ -1,3 +1,4 @@
+import type { MfaConfirmed, MfaSetup, MfaStatus } from '@common/contract/admin';
 import { toOtpauthUri } from '@common/otpauth';
 import type { Transaction } from 'kysely';
 import type { AppContext } from '../../context';
@@ -20,14 +21,6 @@ const secretContext = (userId: string) => `admin_mfa:${userId}`;
 const recoveryKey = (ctx: AppContext) => ctx.secrets.deriveKey('admin-mfa-recovery-codes');
 const INVALID = 'Invalid code. Please try again.';
 
-export interface MfaStatus {
-  email: string;
-  mfaConfigured: boolean;
-  mfaVerified: boolean;
-  verifiedUntil: string | null;
-  recoveryCodesLeft: number;
-}
-
 /** Until when this session's MFA verification holds, or null when it does not (any more). */
 export async function verifiedUntil(ctx: AppContext, user: CurrentUser, sessionId: string, now = new Date()): Promise<Date | null> {
   const verifiedAt = await repo.sessionVerifiedAt(ctx.db, sessionId, user.id);
@@ -49,15 +42,8 @@ export async function status(ctx: AppContext, user: CurrentUser, sessionId: stri
   };
 }
 
-export interface SetupResult {
-  qrCodeUrl: string;
-  secret: string;
-  manualEntry: string;
-  otpauthUri: string;
-}
-
 /** A pending secret to scan; it becomes the MFA only when its first code is confirmed. */
-export async function setup(ctx: AppContext, user: CurrentUser, now = new Date()): Promise<SetupResult> {
+export async function setup(ctx: AppContext, user: CurrentUser, now = new Date()): Promise<MfaSetup> {
   const existing = await repo.findMfa(ctx.db, user.id);
   if (existing?.confirmedAt) {
     throw new AppError('conflict', 'MFA is already configured. An operator can reset it with `npm run cli -- admin:mfa-reset`.');
@@ -122,15 +108,8 @@ async function checkProof(
   if (outcome.kind === 'invalid') throw new AppError('invalid_code', INVALID);
 }
 
-export interface ConfirmResult {
-  mfaConfigured: true;
-  mfaVerified: true;
-  verifiedUntil: string;
-  recoveryCodes: string[];
-}
-
 /** The first code from the authenticator app turns the pending secret into the MFA, and verifies this session. */
-export async function confirm(ctx: AppContext, user: CurrentUser, sessionId: string, totpCode: string, now = new Date()): Promise<ConfirmResult> {
+export async function confirm(ctx: AppContext, user: CurrentUser, sessionId: string, totpCode: string, now = new Date()): Promise<MfaConfirmed> {
   const recoveryCodes = newBackupCodes();
   const key = recoveryKey(ctx);
   await checkProof(

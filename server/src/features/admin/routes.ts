@@ -1,33 +1,27 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import {
+  AdminDashboard,
+  AdminPayments,
+  AuditFiltersQuery,
+  AuditPage,
+  AuditPageQuery,
+  RoleChangeBody,
+  RoleChanged,
+  Roles,
+  type AuditFilters,
+} from '@common/contract/admin';
+import { ApproveBody, ApprovedPayment, DeskPayment, PaymentRequestIdParams, RejectBody } from '@common/contract/financial';
 import { csvField } from '../../lib/csv';
-import { isoDate } from '../../lib/schemas';
 import type { AuditFilter } from '../audit/repo';
 import * as financial from '../financial/service';
-import { storableText } from '../verify/schemas';
 import { requireAdmin } from './guard';
 import * as service from './service';
 
 const DAY_MS = 86_400_000;
-const email = z
-  .string()
-  .trim()
-  .min(1, 'Email Required - Please enter a valid email address')
-  .max(320)
-  .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'Invalid Email - Please enter a valid email address');
-const paymentId = z.object({ id: z.string().min(1).max(40) });
-
-const auditFilters = z.object({
-  actor: z.string().trim().max(320).optional(),
-  action: z.string().trim().max(80).optional(),
-  target: z.string().trim().max(128).optional(),
-  from: isoDate.optional(),
-  to: isoDate.optional(),
-});
 
 /** Days are UTC and both ends are included (`to` covers its whole day). */
-function toFilter(q: z.infer<typeof auditFilters>): AuditFilter {
+function toFilter(q: AuditFilters): AuditFilter {
   return {
     ...(q.actor ? { actor: q.actor } : {}),
     ...(q.action ? { action: q.action } : {}),
@@ -44,35 +38,35 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
   app.addHook('onRequest', requireAdmin);
   const actor = (request: { currentUser: { id: string; email: string } | null }) => ({ userId: request.currentUser!.id, label: request.currentUser!.email });
 
-  r.get('/api/admin/dashboard', async (_request, reply) => reply.header('cache-control', 'no-store').send(await service.dashboard(app)));
+  r.get('/api/admin/dashboard', { schema: { response: { 200: AdminDashboard } } }, async (_request, reply) => reply.header('cache-control', 'no-store').send(await service.dashboard(app)));
 
-  r.get('/api/admin/payments', async () => service.payments(ctx));
+  r.get('/api/admin/payments', { schema: { response: { 200: AdminPayments } } }, async () => service.payments(ctx));
 
-  r.post('/api/admin/payments/:id/approve', { schema: { params: paymentId, body: z.object({ notes: storableText().max(1000).optional() }).nullish() } }, async (request) =>
+  r.post('/api/admin/payments/:id/approve', { schema: { params: PaymentRequestIdParams, body: ApproveBody, response: { 200: ApprovedPayment } } }, async (request) =>
     financial.approvePayment(ctx, request.params.id, request.body ?? {}, { ...actor(request), impersonatedBy: null }),
   );
 
-  r.post('/api/admin/payments/:id/reject', { schema: { params: paymentId, body: z.object({ reason: storableText().max(500).optional() }).nullish() } }, async (request) =>
+  r.post('/api/admin/payments/:id/reject', { schema: { params: PaymentRequestIdParams, body: RejectBody, response: { 200: DeskPayment } } }, async (request) =>
     financial.rejectPayment(ctx, request.params.id, request.body ?? {}, { ...actor(request), impersonatedBy: null }),
   );
 
-  r.get('/api/admin/roles', async () => service.roles(ctx));
+  r.get('/api/admin/roles', { schema: { response: { 200: Roles } } }, async () => service.roles(ctx));
 
-  r.post('/api/admin/assign-financial-manager', { schema: { body: z.object({ userEmail: email }) } }, async (request) =>
+  r.post('/api/admin/assign-financial-manager', { schema: { body: RoleChangeBody, response: { 200: RoleChanged } } }, async (request) =>
     service.assignFinancialManager(ctx, request.body.userEmail, actor(request)),
   );
 
-  r.post('/api/admin/remove-financial-manager', { schema: { body: z.object({ userEmail: email }) } }, async (request) =>
+  r.post('/api/admin/remove-financial-manager', { schema: { body: RoleChangeBody, response: { 200: RoleChanged } } }, async (request) =>
     service.removeFinancialManager(ctx, request.body.userEmail, actor(request)),
   );
 
   r.get(
     '/api/admin/audit',
-    { schema: { querystring: auditFilters.extend({ page: z.coerce.number().int().min(1).max(100_000).default(1), pageSize: z.coerce.number().int().min(1).max(200).default(50) }) } },
+    { schema: { querystring: AuditPageQuery, response: { 200: AuditPage } } },
     async (request) => service.audit(ctx, { ...toFilter(request.query), page: request.query.page, pageSize: request.query.pageSize }),
   );
 
-  r.get('/api/admin/audit.csv', { schema: { querystring: auditFilters } }, async (request, reply) => {
+  r.get('/api/admin/audit.csv', { schema: { querystring: AuditFiltersQuery } }, async (request, reply) => {
     const entries = await service.auditAll(ctx, toFilter(request.query));
     const header = ['id', 'created_at', 'actor', 'actor_user_id', 'action', 'subject_type', 'subject_id', 'details'];
     const lines = [header.join(','), ...entries.map((e) => [e.id, e.createdAt, e.actorLabel, e.actorUserId, e.action, e.subjectType, e.subjectId, JSON.stringify(e.details)].map(csvField).join(','))];

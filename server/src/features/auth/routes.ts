@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { AuthUser } from '@common/contract/auth';
 import { z } from 'zod';
 import { AppError, envelope } from '../../lib/errors';
 import { forwardSetCookies, toWebHeaders } from '../../lib/http';
@@ -125,7 +126,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     return reply.header('cache-control', 'no-store').redirect('/', 302);
   });
 
-  r.get('/api/auth/user', async (request, reply) => {
+  r.get('/api/auth/user', { schema: { response: { 200: AuthUser } } }, async (request, reply) => {
     const user = await loadCurrentUser(request);
     if (!user) throw new AppError('unauthorized', 'You are not signed in.');
     const impersonation = await currentImpersonation(app.ctx, request);

@@ -1,17 +1,10 @@
+import type { SessionUser } from '@common/contract/auth';
 import type { Role } from './auth';
 
-/** The user as the web app sees it (`GET /api/auth/user`). */
-export interface CurrentUser {
-  id: string;
-  email: string;
-  firstName: string | null;
-  lastName: string | null;
-  profileImageUrl: string | null;
-  role: Role;
-  isAdmin: boolean;
-}
+/** The signed-in person, as the web app sees it (`GET /api/auth/user`, common/contract/auth.ts). */
+export type CurrentUser = SessionUser;
 
-interface SessionUser {
+interface LibrarySessionUser {
   id: string;
   email: string;
   name?: string | null;
@@ -21,7 +14,7 @@ interface SessionUser {
   lastName?: string | null;
 }
 
-export function toCurrentUser(user: SessionUser, adminEmail: string): CurrentUser {
+export function toCurrentUser(user: LibrarySessionUser, adminEmail: string): CurrentUser {
   const isAdmin = user.email.toLowerCase() === adminEmail;
   const nameParts = (user.name ?? '').trim().split(/\s+/).filter(Boolean);
   const role: Role = isAdmin ? 'admin' : user.role === 'financial_manager' ? 'financial_manager' : 'user';

@@ -1,27 +1,24 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  AccountIdParams,
+  AccountInputBody,
+  AuthenticatorAccount,
+  GenerateAccountCodeBody,
+  GeneratedAccountCode,
+  ImportOutcome,
+  ScanResult,
+} from '@common/contract/authenticator';
+import { NoContent } from '@common/contract/shared';
 import { z } from 'zod';
 import { AppError } from '../../lib/errors';
 import { requireUser } from '../auth/guards';
 import { accountTotpRoutes } from '../totp/routes';
-import { storableText } from '../verify/schemas';
 import { perUser, refuseWhileImpersonating } from './guard';
 import { MAX_UPLOAD_BYTES } from './qr-image';
 import * as service from './service';
 
-/** Loose shapes: common/otpauth's rules (shared with the page) give the precise messages. */
-const accountInput = z.object({
-  accountName: storableText().max(1000).default(''),
-  issuer: storableText().max(1000).nullish(),
-  secret: z.string().max(1000).default(''),
-  algorithm: z.string().max(20).nullish(),
-  digits: z.union([z.number(), z.string().max(20)]).nullish(),
-  period: z.union([z.number(), z.string().max(20)]).nullish(),
-  type: z.string().max(20).nullish(),
-  counter: z.union([z.number(), z.string().max(30)]).nullish(),
-});
-const accountId = z.string().min(1).max(40);
 const IMAGE_FIELD = 'qr-image';
 
 /** Every /api/user/* call of the account TOTP and the personal authenticator (session cookie). */
@@ -36,13 +33,13 @@ async function authenticatorRoutes(app: FastifyInstance): Promise<void> {
   if (!app.hasContentTypeParser('multipart/form-data')) await app.register(multipart);
   const ctx = app.ctx;
 
-  r.get('/api/user/totp-accounts', { onRequest: [refuseWhileImpersonating] }, async (request, reply) =>
+  r.get('/api/user/totp-accounts', { onRequest: [refuseWhileImpersonating], schema: { response: { 200: z.array(AuthenticatorAccount) } } }, async (request, reply) =>
     reply.header('cache-control', 'no-store').send(await service.listAccounts(ctx, request.currentUser!)),
   );
 
   r.post(
     '/api/user/totp-accounts',
-    { onRequest: [refuseWhileImpersonating], config: { rateLimit: perUser(60, '1 minute') }, schema: { body: accountInput } },
+    { onRequest: [refuseWhileImpersonating], config: { rateLimit: perUser(60, '1 minute') }, schema: { body: AccountInputBody, response: { 201: AuthenticatorAccount } } },
     async (request, reply) => reply.status(201).header('cache-control', 'no-store').send(await service.addAccount(ctx, request.currentUser!, request.body)),
   );
 
@@ -52,12 +49,12 @@ async function authenticatorRoutes(app: FastifyInstance): Promise<void> {
       onRequest: [refuseWhileImpersonating],
       config: { rateLimit: perUser(10, '1 minute') },
       bodyLimit: 1024 * 1024,
-      schema: { body: z.object({ accounts: z.array(accountInput).min(1).max(service.MAX_ACCOUNTS_PER_USER) }) },
+      schema: { body: z.object({ accounts: z.array(AccountInputBody).min(1).max(service.MAX_ACCOUNTS_PER_USER) }), response: { 200: ImportOutcome } },
     },
     async (request, reply) => reply.header('cache-control', 'no-store').send(await service.importAccounts(ctx, request.currentUser!, request.body.accounts)),
   );
 
-  r.delete('/api/user/totp-accounts/:id', { onRequest: [refuseWhileImpersonating], schema: { params: z.object({ id: accountId }) } }, async (request, reply) => {
+  r.delete('/api/user/totp-accounts/:id', { onRequest: [refuseWhileImpersonating], schema: { params: AccountIdParams, response: { 204: NoContent } } }, async (request, reply) => {
     await service.deleteAccount(ctx, request.currentUser!, request.params.id);
     return reply.status(204).send();
   });
@@ -65,11 +62,11 @@ async function authenticatorRoutes(app: FastifyInstance): Promise<void> {
   // SPEC.md §7 calls this every second per account; the page no longer does (DESIGN.md §9).
   r.post(
     '/api/user/generate-totp-code',
-    { onRequest: [refuseWhileImpersonating], config: { rateLimit: perUser(300, '1 minute') }, schema: { body: z.object({ accountId }) } },
+    { onRequest: [refuseWhileImpersonating], config: { rateLimit: perUser(300, '1 minute') }, schema: { body: GenerateAccountCodeBody, response: { 200: GeneratedAccountCode } } },
     async (request, reply) => reply.header('cache-control', 'no-store').send(await service.generateAccountCode(ctx, request.currentUser!, request.body.accountId)),
   );
 
-  r.post('/api/user/scan-qr', { config: { rateLimit: perUser(20, '1 minute') } }, async (request, reply) =>
+  r.post('/api/user/scan-qr', { config: { rateLimit: perUser(20, '1 minute') }, schema: { response: { 200: ScanResult } } }, async (request, reply) =>
     reply.header('cache-control', 'no-store').send(await service.scanQr(await uploadedImage(request))),
   );
 }

@@ -1,3 +1,4 @@
+import type { AuthenticatorAccount, GeneratedAccountCode, ImportOutcome, ScanResult } from '@common/contract/authenticator';
 import { createHmac } from 'node:crypto';
 import {
   INVALID_QR_MESSAGE,
@@ -24,12 +25,6 @@ import * as repo from './repo';
 
 /** How many third-party accounts one person may keep. */
 export const MAX_ACCOUNTS_PER_USER = 500;
-
-/** An account as its owner sees it; the secret is there because the browser computes the codes. */
-export interface AuthenticatorAccount extends OtpAccount {
-  id: string;
-  createdAt: string;
-}
 
 /** Binds a stored secret to its owner and row: a blob copied elsewhere does not decrypt. */
 const secretContext = (userId: string, accountId: string) => `authenticator_account:${userId}:${accountId}`;
@@ -106,11 +101,6 @@ export async function addAccount(ctx: AppContext, user: CurrentUser, input: Acco
   return { ...account, id: row.id, createdAt: createdAt.toISOString() };
 }
 
-export interface ImportOutcome {
-  added: AuthenticatorAccount[];
-  skipped: SkippedEntry[];
-}
-
 /**
  * Adds many accounts at once (the importers' preview, confirmed). Each entry is checked by the
  * same rules as one added by hand; repeats (issuer + name + secret) of stored accounts or of
@@ -170,20 +160,11 @@ export async function deleteAccount(ctx: AppContext, user: CurrentUser, id: stri
   if (!(await repo.deleteAccount(ctx.db, user.id, id))) throw new AppError('not_found', 'No such account in your authenticator.');
 }
 
-export interface GeneratedCode {
-  code: string;
-  /** seconds until a TOTP code changes; null for HOTP */
-  timeRemaining: number | null;
-  expiresAt: string | null;
-  /** HOTP: the counter the next code will use */
-  counter: number | null;
-}
-
 /**
  * Kept for API compatibility (SPEC.md §7); the page computes codes itself (DESIGN.md §9).
  * An HOTP code moves the stored counter on, so each call answers a new code.
  */
-export async function generateAccountCode(ctx: AppContext, user: CurrentUser, id: string, now = Date.now()): Promise<GeneratedCode> {
+export async function generateAccountCode(ctx: AppContext, user: CurrentUser, id: string, now = Date.now()): Promise<GeneratedAccountCode> {
   for (let attempt = 0; attempt < 5; attempt++) {
     const row = await repo.findAccount(ctx.db, user.id, id);
     if (!row) throw new AppError('not_found', 'No such account in your authenticator.');
@@ -202,23 +183,6 @@ export async function generateAccountCode(ctx: AppContext, user: CurrentUser, id
     }
   }
   throw new AppError('conflict', 'The counter of this account changed meanwhile. Try again.');
-}
-
-export interface ScanResult {
-  /** the first account found (SPEC.md §7: accountName, issuer, secret fill the form) */
-  accountName: string;
-  issuer: string | null;
-  secret: string;
-  algorithm: OtpAccount['algorithm'];
-  digits: number;
-  period: number;
-  type: OtpAccount['type'];
-  counter: number | null;
-  /** 'otpauth' for one account's QR code, 'migration' for a Google Authenticator export */
-  source: 'otpauth' | 'migration';
-  /** every account found (a Google Authenticator export QR code holds several) */
-  accounts: OtpAccount[];
-  skipped: SkippedEntry[];
 }
 
 /** Reads the QR code(s) of an uploaded image; nothing is stored. */

@@ -1,14 +1,22 @@
+import {
+  AutoRefillBody,
+  BusinessDashboard,
+  BusinessProfile,
+  CreateBusinessBody,
+  CreatedBusiness,
+  LedgerEntry,
+  RegeneratedKey,
+  UsageCsvQuery,
+} from '@common/contract/business';
 import { getTopUpPack, paiseToDecimalString, rupeesToPaise } from '@common/pricing';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { csvField } from '../../lib/csv';
-import { isoDate } from '../../lib/schemas';
 import { AppError } from '../../lib/errors';
 import { refuseWhileImpersonating, requireUser } from '../auth/guards';
 import { listLedger } from '../credits/repo';
 import { listVerificationsBetween } from '../verify/repo';
-import { storableText } from '../verify/schemas';
+import { z } from 'zod';
 import * as service from './service';
 
 const MAX_EXPORT_ROWS = 100_000;
@@ -18,18 +26,18 @@ export async function businessRoutes(app: FastifyInstance): Promise<void> {
   app.addHook('onRequest', requireUser);
   const ctx = app.ctx;
 
-  r.post('/api/business/create', { schema: { body: z.object({ companyName: storableText().max(200) }) } }, async (request, reply) => {
+  r.post('/api/business/create', { schema: { body: CreateBusinessBody, response: { 201: CreatedBusiness } } }, async (request, reply) => {
     const created = await service.createBusiness(ctx, request.currentUser!, request.body.companyName);
     return reply.status(201).send({ ...created.profile, apiKey: created.apiKey });
   });
 
-  r.get('/api/business/profile', async (request) => {
+  r.get('/api/business/profile', { schema: { response: { 200: BusinessProfile } } }, async (request) => {
     return service.toProfile(ctx, await service.requireBusiness(ctx, request.currentUser!));
   });
 
-  r.get('/api/business/dashboard', async (request) => service.dashboard(ctx, request.currentUser!));
+  r.get('/api/business/dashboard', { schema: { response: { 200: BusinessDashboard } } }, async (request) => service.dashboard(ctx, request.currentUser!));
 
-  r.post('/api/business/api-key/regenerate', async (request) => {
+  r.post('/api/business/api-key/regenerate', { schema: { response: { 200: RegeneratedKey } } }, async (request) => {
     return service.regenerateApiKey(ctx, request.currentUser!, request.impersonatedBy);
   });
 
@@ -38,13 +46,7 @@ export async function businessRoutes(app: FastifyInstance): Promise<void> {
     {
       // A payment setting: not for an administrator acting as the owner (DESIGN §4).
       onRequest: [refuseWhileImpersonating('Payment settings cannot be changed while impersonating a user.')],
-      schema: {
-        body: z.object({
-          enabled: z.boolean(),
-          thresholdRupees: z.number().int().min(100).max(10_000_000),
-          packId: z.string().max(40),
-        }),
-      },
+      schema: { body: AutoRefillBody, response: { 200: BusinessProfile } },
     },
     async (request) => {
       const { enabled, thresholdRupees, packId } = request.body;
@@ -53,7 +55,7 @@ export async function businessRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  r.get('/api/business/ledger', async (request) => {
+  r.get('/api/business/ledger', { schema: { response: { 200: z.array(LedgerEntry) } } }, async (request) => {
     const business = await service.requireBusiness(ctx, request.currentUser!);
     const entries = await listLedger(ctx.db, business.id);
     return entries.map((e) => ({ id: e.id, amount: paiseToDecimalString(e.amountPaise), kind: e.kind, reference: e.reference, reason: e.reason, createdAt: e.createdAt.toISOString() }));
@@ -61,7 +63,7 @@ export async function businessRoutes(app: FastifyInstance): Promise<void> {
 
   r.get(
     '/api/business/usage.csv',
-    { schema: { querystring: z.object({ from: isoDate, to: isoDate }) } },
+    { schema: { querystring: UsageCsvQuery } },
     async (request, reply) => {
       const business = await service.requireBusiness(ctx, request.currentUser!);
       const from = new Date(`${request.query.from}T00:00:00.000Z`);

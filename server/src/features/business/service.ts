@@ -1,3 +1,4 @@
+import type { BusinessDashboard, BusinessProfile } from '@common/contract/business';
 import { LOW_BALANCE_THRESHOLD_PAISE, getTopUpPack, paiseToDecimalString, verificationsForPaise } from '@common/pricing';
 import type { AppContext } from '../../context';
 import { AppError } from '../../lib/errors';
@@ -7,23 +8,6 @@ import type { CurrentUser } from '../auth/service';
 import { listRecentVerifications } from '../verify/repo';
 import { generateApiKey } from './api-keys';
 import * as repo from './repo';
-
-export interface BusinessProfile {
-  id: string;
-  companyName: string;
-  /** rupees as a decimal string, e.g. "123.40" */
-  balance: string;
-  balancePaise: number;
-  credits: number;
-  verificationsLeft: number;
-  lowBalance: boolean;
-  rateLimitPerMinute: number;
-  apiKeyPrefix: string | null;
-  apiKeyCreatedAt: string | null;
-  apiKeyLastUsedAt: string | null;
-  autoRefill: repo.Business['autoRefill'];
-  createdAt: string;
-}
 
 export async function toProfile(ctx: AppContext, business: repo.Business): Promise<BusinessProfile> {
   const key = await repo.findActiveApiKey(ctx.db, business.id);
@@ -116,7 +100,7 @@ function startOfUtcDay(now: Date): Date {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
 }
 
-export async function dashboard(ctx: AppContext, user: CurrentUser, now = new Date()) {
+export async function dashboard(ctx: AppContext, user: CurrentUser, now = new Date()): Promise<BusinessDashboard> {
   const business = await requireBusiness(ctx, user);
   const today = startOfUtcDay(now);
   const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));

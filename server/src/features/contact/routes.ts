@@ -1,8 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import { ContactStatusAnswer, ContactStatusQuery, MyMessages, SendContactBody, SentContact } from '@common/contract/contact';
 import { loadCurrentUser, requireUser } from '../auth/guards';
-import { storableText } from '../verify/schemas';
 import * as service from './service';
 
 const byAddress = (max: number, timeWindow: string) => ({ max, timeWindow, keyGenerator: (request: FastifyRequest) => `contact:${request.ip}` });
@@ -16,14 +15,7 @@ export async function contactRoutes(app: FastifyInstance): Promise<void> {
     '/api/contact',
     {
       config: { rateLimit: byAddress(5, '10 minutes') },
-      schema: {
-        body: z.object({
-          email: z.email('email: enter a valid e-mail address.').max(320).optional(),
-          category: z.enum(['general', 'technical', 'payment', 'refund']).default('general'),
-          subject: storableText().trim().min(1, 'Missing information - Please fill in subject and message').max(200),
-          message: storableText().trim().min(1, 'Missing information - Please fill in subject and message').max(5000),
-        }),
-      },
+      schema: { body: SendContactBody, response: { 201: SentContact } },
     },
     async (request, reply) => {
       const user = await loadCurrentUser(request);
@@ -31,13 +23,13 @@ export async function contactRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  r.get('/api/contact/mine', { onRequest: [requireUser] }, async (request) => service.mine(ctx, request.currentUser!));
+  r.get('/api/contact/mine', { onRequest: [requireUser], schema: { response: { 200: MyMessages } } }, async (request) => service.mine(ctx, request.currentUser!));
 
   r.get(
     '/api/contact/status',
     {
       config: { rateLimit: byAddress(20, '10 minutes') },
-      schema: { querystring: z.object({ reference: z.string().trim().min(1).max(20), email: z.string().trim().min(3).max(320) }) },
+      schema: { querystring: ContactStatusQuery, response: { 200: ContactStatusAnswer } },
     },
     async (request) => service.status(ctx, request.query.reference, request.query.email),
   );

@@ -1,21 +1,9 @@
+import type { LunaAnswer, LunaSource } from '@common/contract/luna';
 import type { AppContext } from '../../context';
 import type { CurrentUser } from '../auth/service';
 import { accountFacts, type AccountFacts } from './facts';
 import { knowledge, type DocSection } from './knowledge';
 import { LANGUAGES, verifySample, type Language } from './samples';
-
-export interface LunaSource {
-  title: string;
-  section: string;
-}
-
-export interface LunaAnswer {
-  /** Markdown; code in fenced blocks */
-  response: string;
-  type: 'text' | 'code';
-  sources: LunaSource[];
-  answeredBy: 'retrieval' | 'model';
-}
 
 /** What a retrieval answer is built from; the optional model drafts over the same material. */
 export interface Grounding {

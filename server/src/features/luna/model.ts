@@ -1,6 +1,7 @@
 import OpenAI from 'openai';
 import type { Config } from '../../config';
-import type { Grounding, LunaAnswer } from './engine';
+import type { LunaAnswer } from '@common/contract/luna';
+import type { Grounding } from './engine';
 
 /**
  * Marks the instructions, so an answer that repeats them (a prompt-injection success) is caught

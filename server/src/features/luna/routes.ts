@@ -1,9 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import { LunaAnswer, LunaChatBody } from '@common/contract/luna';
 import { loadCurrentUser } from '../auth/guards';
 import { perUser } from '../authenticator/guard';
-import { storableText } from '../verify/schemas';
 import * as service from './service';
 
 /**
@@ -17,19 +16,7 @@ export async function lunaRoutes(app: FastifyInstance): Promise<void> {
     {
       // Open to visitors of /contact too (no account facts then); limited per person or address.
       config: { rateLimit: perUser(20, '1 minute') },
-      schema: {
-        body: z.object({
-          message: storableText().trim().min(1, 'Type a question.').max(2000),
-          businessId: z.string().max(64).nullish(),
-          context: z
-            .object({
-              userId: z.string().max(64).nullish(),
-              hasApiKey: z.boolean().nullish(),
-              messageHistory: z.array(z.object({ role: z.enum(['user', 'assistant']), content: z.string().max(4000) })).max(5).nullish(),
-            })
-            .nullish(),
-        }),
-      },
+      schema: { body: LunaChatBody, response: { 200: LunaAnswer } },
     },
     async (request) => service.answer(app.ctx, await loadCurrentUser(request), request.body.message, (err) => request.log.warn({ err }, 'luna model failed; using the retrieval answer')),
   );

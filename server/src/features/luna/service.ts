@@ -1,6 +1,7 @@
 import type { AppContext } from '../../context';
 import type { CurrentUser } from '../auth/service';
-import { retrievalAnswer, type LunaAnswer } from './engine';
+import type { LunaAnswer } from '@common/contract/luna';
+import { retrievalAnswer } from './engine';
 import { draftWithModel, openAiCompatible, type ModelClient } from './model';
 
 const models = new WeakMap<AppContext['config'], ModelClient>();

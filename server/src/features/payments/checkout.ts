@@ -1,3 +1,4 @@
+import type { RazorpayResult } from '@common/contract/payments';
 import { formatCountIndian, paiseToDecimalString, verificationsForPaise } from '@common/pricing';
 import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
@@ -140,14 +141,8 @@ function toVerifyView(outcome: CreditOutcome) {
   };
 }
 
-export interface CheckoutResult {
-  razorpay_order_id: string;
-  razorpay_payment_id: string;
-  razorpay_signature: string;
-}
-
 /** The browser's report after checkout: signature first, then the order must be this business's. */
-export async function verifyPayment(ctx: AppContext, user: CurrentUser, impersonatedBy: string | null, input: CheckoutResult, now = new Date()) {
+export async function verifyPayment(ctx: AppContext, user: CurrentUser, impersonatedBy: string | null, input: RazorpayResult, now = new Date()) {
   const razorpay = requireRazorpay(ctx);
   refuseWhileImpersonating(impersonatedBy);
   const business = await requireBusiness(ctx, user);

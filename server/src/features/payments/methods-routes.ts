@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { paymentMethods } from './methods-service';
-import { PaymentMethodsResponse } from './schemas';
+import { PaymentMethodsResponse } from '@common/contract/payments';
 
 /** GET /api/payments/methods: public (the /payment-methods page is for visitors too). */
 export async function paymentMethodsRoutes(app: FastifyInstance): Promise<void> {

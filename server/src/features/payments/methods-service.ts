@@ -1,6 +1,6 @@
 import { PAISE_PER_VERIFICATION, TOP_UP_PACKS, paiseToDecimalString } from '@common/pricing';
 import type { Config } from '../../config';
-import type { PaymentMethodsResponse } from './schemas';
+import type { PaymentMethods } from '@common/contract/payments';
 import { paymentConfig } from './service';
 
 /** When the finance desk reviews bank/UPI payments (SPEC §9). */
@@ -11,7 +11,7 @@ export const MANUAL_REVIEW = Object.freeze({ minHours: 2, maxHours: 4, days: 'Mo
  * page uses (paymentConfig, TOP_UP_PACKS). Never the Razorpay key secret; no payee at all when
  * bank/UPI top-ups are not offered.
  */
-export function paymentMethods(config: Config): PaymentMethodsResponse {
+export function paymentMethods(config: Config): PaymentMethods {
   const base = paymentConfig(config);
   const { payee } = config;
   return {

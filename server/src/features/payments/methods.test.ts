@@ -2,7 +2,7 @@ import { TOP_UP_PACKS } from '@common/pricing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestApp, describeEachDialect, type TestApp } from '../../../../test/support/db';
 import { DEMO_PAYEE } from '../../config';
-import { PaymentMethodsResponse } from './schemas';
+import { PaymentMethodsResponse } from '@common/contract/payments';
 
 const REAL_PAYEE = {
   PAYEE_UPI_ID: 'collections@hdfcbank',

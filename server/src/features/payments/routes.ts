@@ -1,8 +1,20 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  CreateOrderBody,
+  NotificationIdParams,
+  NotificationList,
+  PaymentConfig,
+  PaymentNotification,
+  PaymentRequest,
+  PaymentRequestBody,
+  QrOptions,
+  RazorpayOrder,
+  VerifiedPayment,
+  VerifyPaymentBody,
+} from '@common/contract/payments';
 import { z } from 'zod';
 import { requireUser } from '../auth/guards';
-import { storableText } from '../verify/schemas';
 import * as checkout from './checkout';
 import * as service from './service';
 
@@ -10,7 +22,6 @@ import * as service from './service';
 const perUser = (max: number) => ({
   rateLimit: { max, timeWindow: '1 minute', keyGenerator: (request: FastifyRequest) => request.currentUser?.id ?? request.ip },
 });
-const rupees = z.union([z.number(), z.string().max(20)]);
 
 /** Buying credits, business side (session cookie): bank/UPI QR, payment claims, notices, Razorpay. */
 export async function paymentRoutes(app: FastifyInstance): Promise<void> {
@@ -18,9 +29,9 @@ export async function paymentRoutes(app: FastifyInstance): Promise<void> {
   app.addHook('onRequest', requireUser);
   const ctx = app.ctx;
 
-  r.get('/api/business/payment-config', async () => service.paymentConfig(ctx.config));
+  r.get('/api/business/payment-config', { schema: { response: { 200: PaymentConfig } } }, async () => service.paymentConfig(ctx.config));
 
-  r.get('/api/business/static-qr-options', { config: perUser(30) }, async (request) =>
+  r.get('/api/business/static-qr-options', { config: perUser(30), schema: { response: { 200: QrOptions } } }, async (request) =>
     service.staticQrOptions(ctx, request.currentUser!, request.impersonatedBy),
   );
 
@@ -28,28 +39,20 @@ export async function paymentRoutes(app: FastifyInstance): Promise<void> {
     '/api/business/payment-requests',
     {
       config: perUser(20),
-      schema: {
-        body: z.object({
-          paymentReference: z.string().max(40),
-          utr: z.string().max(40),
-          amount: rupees,
-          notes: storableText().max(500).optional(),
-          paymentMethod: z.enum(['upi', 'bank_transfer']).optional(),
-        }),
-      },
+      schema: { body: PaymentRequestBody, response: { 201: PaymentRequest } },
     },
     async (request, reply) => reply.status(201).send(await service.submitPaymentRequest(ctx, request.currentUser!, request.impersonatedBy, request.body)),
   );
 
-  r.get('/api/business/payment-requests', async (request) => service.listOwnPaymentRequests(ctx, request.currentUser!));
+  r.get('/api/business/payment-requests', { schema: { response: { 200: z.array(PaymentRequest) } } }, async (request) => service.listOwnPaymentRequests(ctx, request.currentUser!));
 
-  r.get('/api/business/notifications', async (request) => service.listNotifications(ctx, request.currentUser!));
+  r.get('/api/business/notifications', { schema: { response: { 200: NotificationList } } }, async (request) => service.listNotifications(ctx, request.currentUser!));
 
-  r.post('/api/business/notifications/:id/read', { schema: { params: z.object({ id: z.string().min(1).max(40) }) } }, async (request) =>
+  r.post('/api/business/notifications/:id/read', { schema: { params: NotificationIdParams, response: { 200: PaymentNotification } } }, async (request) =>
     service.markNotificationRead(ctx, request.currentUser!, request.params.id),
   );
 
-  r.post('/api/business/create-order', { config: perUser(20), schema: { body: z.object({ amount: rupees }) } }, async (request) =>
+  r.post('/api/business/create-order', { config: perUser(20), schema: { body: CreateOrderBody, response: { 200: RazorpayOrder } } }, async (request) =>
     checkout.createOrder(ctx, request.currentUser!, request.impersonatedBy, request.body.amount, request.log),
   );
 
@@ -57,13 +60,7 @@ export async function paymentRoutes(app: FastifyInstance): Promise<void> {
     '/api/business/verify-payment',
     {
       config: perUser(30),
-      schema: {
-        body: z.object({
-          razorpay_order_id: z.string().regex(/^order_[A-Za-z0-9]{1,50}$/, 'not a Razorpay order id'),
-          razorpay_payment_id: z.string().regex(/^pay_[A-Za-z0-9]{1,50}$/, 'not a Razorpay payment id'),
-          razorpay_signature: z.string().max(200),
-        }),
-      },
+      schema: { body: VerifyPaymentBody, response: { 200: VerifiedPayment } },
     },
     async (request) => checkout.verifyPayment(ctx, request.currentUser!, request.impersonatedBy, request.body),
   );

@@ -1,3 +1,5 @@
+import type { PaymentRequestBody } from '@common/contract/payments';
+import type { z } from 'zod';
 import { randomInt } from 'node:crypto';
 import {
   MIN_PAYMENT_PAISE,
@@ -167,13 +169,8 @@ export function toBusinessView(r: repo.PaymentRequest) {
   };
 }
 
-export interface SubmitPaymentInput {
-  paymentReference: string;
-  utr: string;
-  amount: number | string;
-  notes?: string | undefined;
-  paymentMethod?: PaymentMethod | undefined;
-}
+/** The payer's claim, as the route validated it. */
+export type SubmitPaymentInput = z.output<typeof PaymentRequestBody>;
 
 const utrTaken = () => new AppError('conflict', 'You have already submitted this bank transaction id (UTR).');
 const referenceTaken = (status: PaymentRequestStatus) =>

@@ -1,3 +1,4 @@
+import type { GeneratedCode, TotpSetupResult, TotpStatus } from '@common/contract/totp';
 import { codeExpiresAt, generateCode, secondsRemaining, toOtpauthUri, type OtpAccount } from '@common/otpauth';
 import type { AppContext } from '../../context';
 import { AppError } from '../../lib/errors';
@@ -14,14 +15,6 @@ export const ACCOUNT_TOTP_ISSUER = 'Sixdigit';
 const secretContext = (userId: string) => `account_totp:${userId}`;
 const backupCodeKey = (ctx: AppContext) => ctx.secrets.deriveKey('account-totp-backup-codes');
 
-export interface TotpStatus {
-  configured: boolean;
-  email: string;
-  /** when the current secret was made; null when not configured */
-  configuredAt: string | null;
-  backupCodesLeft: number;
-}
-
 export async function status(ctx: AppContext, user: CurrentUser): Promise<TotpStatus> {
   const row = await repo.findAccountTotp(ctx.db, user.id);
   return {
@@ -32,24 +25,13 @@ export async function status(ctx: AppContext, user: CurrentUser): Promise<TotpSt
   };
 }
 
-export interface SetupResult {
-  qrCode: string;
-  secret: string;
-  otpauthUri: string;
-  manualEntry: string;
-  backupCodes: string[];
-  algorithm: string;
-  digits: number;
-  period: number;
-}
-
 const ALREADY = 'Account TOTP is already set up. Send {"reset": true} to replace it; the old secret and backup codes stop working.';
 
 /**
  * Makes the account TOTP (SHA1, 6 digits, 30 s: what every authenticator app reads) and its 10
  * backup codes, shown once. A second setup is refused unless `reset` says to replace it.
  */
-export async function setup(ctx: AppContext, user: CurrentUser, options: { reset: boolean }, now = new Date()): Promise<SetupResult> {
+export async function setup(ctx: AppContext, user: CurrentUser, options: { reset: boolean }, now = new Date()): Promise<TotpSetupResult> {
   const existing = await repo.findAccountTotp(ctx.db, user.id);
   if (existing && !options.reset) throw new AppError('conflict', ALREADY);
   const secret = newSecret(DEFAULT_TOTP.algorithm);
@@ -84,15 +66,8 @@ export async function setup(ctx: AppContext, user: CurrentUser, options: { reset
   };
 }
 
-export interface CurrentCode {
-  code: string;
-  expiresAt: string;
-  timeRemaining: number;
-  period: number;
-}
-
 /** The current code of the signed-in person's own account TOTP. */
-export async function currentCode(ctx: AppContext, user: CurrentUser, now = Date.now()): Promise<CurrentCode> {
+export async function currentCode(ctx: AppContext, user: CurrentUser, now = Date.now()): Promise<GeneratedCode> {
   const row = await repo.findAccountTotp(ctx.db, user.id);
   if (!row) throw new AppError('not_found', 'Account TOTP is not set up yet.');
   const secret = ctx.secrets.decrypt(row.secretEnc, secretContext(user.id));

@@ -1,11 +1,21 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  CreateWebhookBody,
+  CreatedWebhook,
+  DeliveryParams,
+  ResendResponse,
+  TestEventQueued,
+  ToggleWebhookBody,
+  Webhook,
+  WebhookIdParams,
+  WebhookLogEntry,
+  WebhookLogsQuery,
+} from '@common/contract/webhooks';
+import { NoContent } from '@common/contract/shared';
 import { z } from 'zod';
 import { refuseWhileImpersonating, requireUser } from '../auth/guards';
-import { DeliveryParams, ResendResponse } from './schemas';
 import * as service from './service';
-
-const webhookId = z.object({ id: z.string().min(1).max(40) });
 
 /** Webhook management for the business dashboard (session cookie). */
 export async function webhookRoutes(app: FastifyInstance): Promise<void> {
@@ -15,9 +25,9 @@ export async function webhookRoutes(app: FastifyInstance): Promise<void> {
   app.addHook('onRequest', refuseWhileImpersonating('Webhooks are not available while impersonating a user.'));
   const ctx = app.ctx;
 
-  r.get('/api/webhooks', async (request) => service.listWebhooks(ctx, request.currentUser!));
+  r.get('/api/webhooks', { schema: { response: { 200: z.array(Webhook) } } }, async (request) => service.listWebhooks(ctx, request.currentUser!));
 
-  r.get('/api/webhooks/logs', { schema: { querystring: z.object({ limit: z.coerce.number().int().min(1).max(500).optional() }) } }, async (request) =>
+  r.get('/api/webhooks/logs', { schema: { querystring: WebhookLogsQuery, response: { 200: z.array(WebhookLogEntry) } } }, async (request) =>
     service.listLogs(ctx, request.currentUser!, request.query.limit),
   );
 
@@ -25,24 +35,17 @@ export async function webhookRoutes(app: FastifyInstance): Promise<void> {
     '/api/webhooks',
     {
       config: { rateLimit: { max: 30, timeWindow: '1 minute' } },
-      schema: {
-        // Missing url/events fall through to the service, which answers SPEC §5's message.
-        body: z.object({
-          url: z.string().max(2048).default(''),
-          events: z.array(z.string().max(40)).max(10).default([]),
-          secret: z.string().max(200).optional(),
-        }),
-      },
+      schema: { body: CreateWebhookBody, response: { 201: CreatedWebhook } },
     },
     async (request, reply) => reply.status(201).send(await service.createWebhook(ctx, request.currentUser!, request.body)),
   );
 
-  r.delete('/api/webhooks/:id', { schema: { params: webhookId } }, async (request, reply) => {
+  r.delete('/api/webhooks/:id', { schema: { params: WebhookIdParams, response: { 204: NoContent } } }, async (request, reply) => {
     await service.deleteWebhook(ctx, request.currentUser!, request.params.id);
     return reply.status(204).send();
   });
 
-  r.patch('/api/webhooks/:id/toggle', { schema: { params: webhookId, body: z.object({ isActive: z.boolean() }) } }, async (request) =>
+  r.patch('/api/webhooks/:id/toggle', { schema: { params: WebhookIdParams, body: ToggleWebhookBody, response: { 200: Webhook } } }, async (request) =>
     service.toggleWebhook(ctx, request.currentUser!, request.params.id, request.body.isActive),
   );
 
@@ -55,7 +58,7 @@ export async function webhookRoutes(app: FastifyInstance): Promise<void> {
 
   r.post(
     '/api/webhooks/:id/test',
-    { config: { rateLimit: { max: 10, timeWindow: '1 minute' } }, schema: { params: webhookId } },
+    { config: { rateLimit: { max: 10, timeWindow: '1 minute' } }, schema: { params: WebhookIdParams, response: { 202: TestEventQueued } } },
     async (request, reply) => reply.status(202).send(await service.sendTestEvent(ctx, request.currentUser!, request.params.id)),
   );
 }

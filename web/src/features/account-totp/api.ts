@@ -1,41 +1,12 @@
 /**
- * The account TOTP's calls (session cookie). Shapes mirror server/src/features/totp/{routes,service}.ts.
+ * The account TOTP's calls (session cookie). Shapes come from common/contract/totp.ts, the schemas
+ * the server validates its answers with.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, apiGet, apiSend } from '@/lib/api';
+import type { GeneratedCode, TotpSetupResult, TotpStatus } from '@common/contract/totp';
 
-export interface TotpStatus {
-  configured: boolean;
-  email: string;
-  /** When the current secret was made; null when not configured. */
-  configuredAt: string | null;
-  backupCodesLeft: number;
-}
-
-/** POST /api/user/setup-totp: everything an authenticator app needs, and the backup codes, shown once. */
-export interface TotpSetupResult {
-  /** A PNG data URI of the otpauth:// link. */
-  qrCode: string;
-  /** Base32. */
-  secret: string;
-  otpauthUri: string;
-  /** The secret in groups of four, for typing. */
-  manualEntry: string;
-  backupCodes: string[];
-  algorithm: 'SHA1' | 'SHA256' | 'SHA512';
-  digits: number;
-  period: number;
-}
-
-/** GET /api/user/generate-totp. */
-export interface GeneratedCode {
-  code: string;
-  /** ISO time (server clock) when the code stops being current. */
-  expiresAt: string;
-  /** Whole seconds left when the server answered (1…period). */
-  timeRemaining: number;
-  period: number;
-}
+export type { GeneratedCode, TotpSetupResult, TotpStatus } from '@common/contract/totp';
 
 export const totpQueryKeys = {
   status: ['/api/user/totp-status'] as const,

@@ -1,9 +1,9 @@
 import { useId, useState, type FormEvent } from 'react';
 import { Search, UserRoundSearch, Users } from 'lucide-react';
+import { FormDialog, FormDialogBody } from '@/components/FormDialog';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Skeleton } from '@/components/ui/skeleton';
@@ -145,28 +145,24 @@ function StartDialog({ target, onClose }: { target: AdminUser | null; onClose: (
   }
 
   return (
-    <Dialog open={target !== null} onOpenChange={(open) => !open && !start.isPending && onClose()}>
-      <DialogContent>
-        <form onSubmit={submit} className="grid gap-4">
-          <DialogHeader>
-            <DialogTitle>Impersonate {target?.email}?</DialogTitle>
-            <DialogDescription>Say why: the reason is logged and shown to the user afterwards.</DialogDescription>
-          </DialogHeader>
-          <div className="space-y-1">
-            <Label htmlFor={reasonId}>Reason</Label>
-            <Input id={reasonId} value={reason} onChange={(e) => setReason(e.target.value.slice(0, 500))} placeholder="Support ticket #…" autoFocus />
-          </div>
-          <DialogFooter>
-            <Button type="button" variant="outline" onClick={onClose} disabled={start.isPending}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={!ready || start.isPending}>
-              {start.isPending && <Spinner label="Starting" className="text-primary-foreground" />}
-              Start impersonation
-            </Button>
-          </DialogFooter>
-        </form>
-      </DialogContent>
-    </Dialog>
+    <FormDialog open={target !== null} onOpenChange={(open) => !open && !start.isPending && onClose()}>
+      <FormDialogBody
+        title={<>Impersonate {target?.email}?</>}
+        description="Say why: the reason is logged and shown to the user afterwards."
+        onSubmit={submit}
+        cancelDisabled={start.isPending}
+        actions={
+          <Button type="submit" disabled={!ready || start.isPending}>
+            {start.isPending && <Spinner label="Starting" className="text-primary-foreground" />}
+            Start impersonation
+          </Button>
+        }
+      >
+        <div className="space-y-1">
+          <Label htmlFor={reasonId}>Reason</Label>
+          <Input id={reasonId} value={reason} onChange={(e) => setReason(e.target.value.slice(0, 500))} placeholder="Support ticket #…" autoFocus />
+        </div>
+      </FormDialogBody>
+    </FormDialog>
   );
 }

@@ -1,105 +1,46 @@
 /**
  * The administrator's calls (session cookie). Every /api/admin route but mfa/* answers
  * 403 `mfa_required` when this session's MFA is older than 30 minutes: the pages then send the
- * administrator back to /admin to verify (see `useAdminQuery`).
+ * administrator back to /admin to verify (see `useAdminQuery`). Shapes come from
+ * common/contract/{admin,notices}.ts, the schemas the server validates its answers with.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { shouldRetry } from '@/app/query-client';
 import { authQueryKeys } from '@/features/auth/api';
-import type { DeskPayment } from '@/features/financial/api';
 import { ApiError, apiGet, apiSend } from '@/lib/api';
+import type {
+  AdminBusinessDetail,
+  AdminBusinesses,
+  AdminDashboard,
+  AdminPayments,
+  AdminUsers,
+  AuditFilters,
+  AuditPage,
+  ImpersonationStarted,
+  MfaConfirmed,
+  MfaProof,
+  MfaSetup,
+  MfaStatus,
+  MfaVerified,
+  RoleChanged,
+  Roles,
+} from '@common/contract/admin';
+import type { UserNotices } from '@common/contract/notices';
+import type { Ok } from '@common/contract/shared';
 
-export interface MfaStatus {
-  email: string;
-  mfaConfigured: boolean;
-  mfaVerified: boolean;
-  verifiedUntil: string | null;
-  recoveryCodesLeft: number;
-}
-
-export interface MfaSetup {
-  qrCodeUrl: string;
-  secret: string;
-  manualEntry: string;
-  otpauthUri: string;
-}
-
-export interface AuditEntry {
-  id: string;
-  actorLabel: string;
-  actorUserId: string | null;
-  action: string;
-  subjectType: string | null;
-  subjectId: string | null;
-  details: Record<string, unknown>;
-  createdAt: string;
-  impersonatedBy: string | null;
-}
-
-export interface AdminDashboard {
-  totals: { users: number; activeApiKeys: number; verificationsToday: number; revenueToday: string };
-  pendingApprovals: { count: number; amount: string; items: DeskPayment[] };
-  service: {
-    database: { ok: boolean; latencyMs: number | null };
-    redis: { configured: boolean; ok: boolean | null; latencyMs: number | null };
-    webhooks: { outboxDepth: number; oldestDueAgeSeconds: number | null };
-    worker: { enabled: boolean; lastHeartbeatAt: string | null; ok: boolean };
-  };
-  recentActivity: AuditEntry[];
-  escalatedMessages: { count: number; items: Array<{ id: string; reference: string; subject: string; category: string; email: string; createdAt: string }> };
-}
-
-export interface AdminPayments {
-  counts: { pending: number; approved: number; rejected: number };
-  pendingAmount: string;
-  avgProcessingSeconds: number | null;
-  pending: DeskPayment[];
-  recent: DeskPayment[];
-}
-
-export interface AdminUser {
-  id: string;
-  email: string;
-  name: string;
-  role: 'user' | 'financial_manager' | 'admin';
-  status: 'active' | 'banned';
-  business: { id: string; companyName: string; balance: string; apiKeyPrefix: string | null } | null;
-  lastActiveAt: string | null;
-  createdAt: string;
-}
-
-export interface AdminBusiness {
-  id: string;
-  companyName: string;
-  ownerUserId: string;
-  ownerEmail: string;
-  ownerStatus: 'active' | 'banned';
-  balance: string;
-  verificationsLeft: number;
-  rateLimitPerMinute: number;
-  apiKey: { prefix: string; createdAt: string; lastUsedAt: string | null } | null;
-  suspended: { at: string; reason: string } | null;
-  createdAt: string;
-}
-
-export interface LedgerRow {
-  id: string;
-  kind: string;
-  amount: string;
-  reason: string | null;
-  reference: string | null;
-  actor: string;
-  createdAt: string;
-}
-
-export interface AuditFilters {
-  actor?: string;
-  action?: string;
-  target?: string;
-  from?: string;
-  to?: string;
-}
+export type {
+  AdminBusiness,
+  AdminDashboard,
+  AdminPayments,
+  AdminUser,
+  AuditEntry,
+  AuditFilters,
+  LedgerRow,
+  MfaSetup,
+  MfaStatus,
+} from '@common/contract/admin';
+export type { UserNotice } from '@common/contract/notices';
 
 /** SPEC §4: the client polls MFA status every 30 s. */
 export const MFA_POLL_MS = 30_000;
@@ -144,13 +85,13 @@ export function useMfaSetup() {
 function useMfaProof<T>(url: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (body: { totpCode: string } | { recoveryCode: string }) => apiSend<T>('POST', url, body),
+    mutationFn: (body: MfaProof) => apiSend<T>('POST', url, body),
     onSuccess: () => void client.invalidateQueries({ queryKey: adminKeys.all }),
   });
 }
 
-export const useMfaConfirm = () => useMfaProof<{ verifiedUntil: string; recoveryCodes: string[] }>('/api/admin/mfa/confirm');
-export const useMfaVerify = () => useMfaProof<{ verifiedUntil: string }>('/api/admin/mfa/verify');
+export const useMfaConfirm = () => useMfaProof<MfaConfirmed>('/api/admin/mfa/confirm');
+export const useMfaVerify = () => useMfaProof<MfaVerified>('/api/admin/mfa/verify');
 
 /** A GET behind the admin guard: no retry on 403, so an expired MFA shows at once. */
 function useAdminQuery<T>(queryKey: readonly unknown[], url: string, options: { refetchInterval?: number; enabled?: boolean } = {}) {
@@ -164,12 +105,12 @@ function useAdminQuery<T>(queryKey: readonly unknown[], url: string, options: { 
 
 export const useAdminDashboard = () => useAdminQuery<AdminDashboard>(adminKeys.dashboard, '/api/admin/dashboard', { refetchInterval: 30_000 });
 export const useAdminPayments = () => useAdminQuery<AdminPayments>(adminKeys.payments, '/api/admin/payments', { refetchInterval: 30_000 });
-export const useAdminUsers = (q: string) => useAdminQuery<{ users: AdminUser[] }>(adminKeys.users(q), `/api/admin/users?q=${encodeURIComponent(q)}`);
+export const useAdminUsers = (q: string) => useAdminQuery<AdminUsers>(adminKeys.users(q), `/api/admin/users?q=${encodeURIComponent(q)}`);
 export const useAdminRoles = () =>
-  useAdminQuery<{ admin: { email: string }; financialManagers: Array<{ id: string; email: string; name: string }> }>(adminKeys.roles, '/api/admin/roles');
-export const useAdminBusinesses = (q: string) => useAdminQuery<{ businesses: AdminBusiness[] }>(adminKeys.businesses(q), `/api/admin/businesses?q=${encodeURIComponent(q)}`);
+  useAdminQuery<Roles>(adminKeys.roles, '/api/admin/roles');
+export const useAdminBusinesses = (q: string) => useAdminQuery<AdminBusinesses>(adminKeys.businesses(q), `/api/admin/businesses?q=${encodeURIComponent(q)}`);
 export const useAdminBusiness = (id: string | null) =>
-  useAdminQuery<{ business: AdminBusiness; ledger: LedgerRow[] }>(adminKeys.business(id ?? ''), `/api/admin/businesses/${encodeURIComponent(id ?? '')}`, { enabled: id !== null });
+  useAdminQuery<AdminBusinessDetail>(adminKeys.business(id ?? ''), `/api/admin/businesses/${encodeURIComponent(id ?? '')}`, { enabled: id !== null });
 
 export function auditQuery(filters: AuditFilters, extra: Record<string, string> = {}): string {
   const params = new URLSearchParams();
@@ -179,7 +120,7 @@ export function auditQuery(filters: AuditFilters, extra: Record<string, string> 
 
 export const AUDIT_PAGE_SIZE = 25;
 export const useAdminAudit = (filters: AuditFilters, page: number) =>
-  useAdminQuery<{ entries: AuditEntry[]; total: number; page: number; pageSize: number }>(
+  useAdminQuery<AuditPage>(
     adminKeys.audit(filters, page),
     `/api/admin/audit?${auditQuery(filters, { page: String(page), pageSize: String(AUDIT_PAGE_SIZE) })}`,
   );
@@ -190,8 +131,8 @@ export function useAdminAction<TInput, TResult = unknown>(request: (input: TInpu
   return useMutation({ mutationFn: request, onSettled: () => void client.invalidateQueries({ queryKey: adminKeys.all }) });
 }
 
-export const useAssignFinancialManager = () => useAdminAction((userEmail: string) => apiSend<{ user: { email: string } }>('POST', '/api/admin/assign-financial-manager', { userEmail }));
-export const useRemoveFinancialManager = () => useAdminAction((userEmail: string) => apiSend<{ user: { email: string } }>('POST', '/api/admin/remove-financial-manager', { userEmail }));
+export const useAssignFinancialManager = () => useAdminAction((userEmail: string) => apiSend<RoleChanged>('POST', '/api/admin/assign-financial-manager', { userEmail }));
+export const useRemoveFinancialManager = () => useAdminAction((userEmail: string) => apiSend<RoleChanged>('POST', '/api/admin/remove-financial-manager', { userEmail }));
 
 /**
  * Starting or stopping an impersonation swaps the session cookie: go to `destination` first (the
@@ -212,31 +153,19 @@ function useSessionSwap<TInput>(request: (input: TInput) => Promise<unknown>, de
 
 export const useStartImpersonation = () =>
   useSessionSwap(
-    (input: { userId: string; reason: string; landing: string }) => apiSend('POST', '/api/admin/impersonation/start', { userId: input.userId, reason: input.reason }),
+    (input: { userId: string; reason: string; landing: string }) => apiSend<ImpersonationStarted>('POST', '/api/admin/impersonation/start', { userId: input.userId, reason: input.reason }),
     (input) => input.landing,
   );
-export const useStopImpersonation = () => useSessionSwap(() => apiSend('POST', '/api/admin/impersonation/stop', {}), () => '/admin/impersonation');
-
-export interface UserNotice {
-  id: string;
-  kind: string;
-  message: string;
-  adminEmail: string | null;
-  reason: string | null;
-  startedAt: string | null;
-  endedAt: string;
-  createdAt: string;
-  readAt: string | null;
-}
+export const useStopImpersonation = () => useSessionSwap(() => apiSend<Ok>('POST', '/api/admin/impersonation/stop', {}), () => '/admin/impersonation');
 
 export function useNotices(enabled: boolean) {
-  return useQuery({ queryKey: adminKeys.notices, queryFn: ({ signal }) => apiGet<{ notices: UserNotice[] }>('/api/user/notices', { signal }), enabled, retry });
+  return useQuery({ queryKey: adminKeys.notices, queryFn: ({ signal }) => apiGet<UserNotices>('/api/user/notices', { signal }), enabled, retry });
 }
 
 export function useMarkNoticeRead() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => apiSend('POST', `/api/user/notices/${encodeURIComponent(id)}/read`, {}),
+    mutationFn: (id: string) => apiSend<Ok>('POST', `/api/user/notices/${encodeURIComponent(id)}/read`, {}),
     onSettled: () => void client.invalidateQueries({ queryKey: adminKeys.notices }),
   });
 }

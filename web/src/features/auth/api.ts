@@ -2,21 +2,12 @@ import { useQuery, type QueryClient } from '@tanstack/react-query';
 import { loadLastUser, saveLastUser, wipeOfflineDataIfAny } from '@/features/authenticator/offline-store';
 import { ApiError, apiGet } from '@/lib/api';
 import { currentPath } from '@/lib/navigation';
+import type { AuthUser } from '@common/contract/auth';
 
-export type UserRole = 'user' | 'financial_manager' | 'admin';
+export type { UserRole } from '@common/contract/auth';
 
-/** The signed-in person, as GET /api/auth/user returns it. */
-export interface CurrentUser {
-  id: string;
-  email: string;
-  firstName: string | null;
-  lastName: string | null;
-  profileImageUrl: string | null;
-  role: UserRole;
-  isAdmin: boolean;
-  /** set while the administrator acts as this user (every page shows a banner) */
-  impersonation?: { adminEmail: string; userEmail: string; reason: string; startedAt: string; expiresAt: string } | null;
-}
+/** The signed-in person, as GET /api/auth/user returns it (common/contract/auth.ts). */
+export type CurrentUser = AuthUser;
 
 export const authQueryKeys = {
   currentUser: ['auth', 'user'] as const,

@@ -1,6 +1,6 @@
 /**
- * The authenticator's calls (session cookie). Shapes mirror
- * server/src/features/authenticator/{routes,service}.ts.
+ * The authenticator's calls (session cookie). Shapes come from common/contract/authenticator.ts,
+ * the schemas the server validates its answers with.
  *
  * Codes are never asked of the server: the list carries each account's secret and the page
  * computes codes itself (DESIGN.md §9), so `POST /api/user/generate-totp-code` is not called.
@@ -8,7 +8,8 @@
  * network is down.
  */
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import type { AccountInput, OtpAccount, SkippedEntry } from '@common/otpauth';
+import type { AuthenticatorAccount, ImportOutcome, ScanResult } from '@common/contract/authenticator';
+import type { AccountInput } from '@common/otpauth';
 import { shouldRetry } from '@/app/query-client';
 import { toast } from '@/components/ui/use-toast';
 import { loginUrl } from '@/features/auth/api';
@@ -16,23 +17,7 @@ import { ApiError, apiGet, apiSend, isUnauthorized } from '@/lib/api';
 import { hardNavigate } from '@/lib/navigation';
 import { loadAccounts, saveAccounts } from './offline-store';
 
-/** An account as its owner sees it (the secret is there because the browser computes codes). */
-export interface AuthenticatorAccount extends OtpAccount {
-  id: string;
-  createdAt: string;
-}
-
-/** POST /api/user/scan-qr: the first account found, and all of them (a Google export holds several). */
-export interface ScanResult extends OtpAccount {
-  source: 'otpauth' | 'migration';
-  accounts: OtpAccount[];
-  skipped: SkippedEntry[];
-}
-
-export interface ImportOutcome {
-  added: AuthenticatorAccount[];
-  skipped: SkippedEntry[];
-}
+export type { AuthenticatorAccount, ImportOutcome, ScanResult } from '@common/contract/authenticator';
 
 export interface AccountsData {
   accounts: AuthenticatorAccount[];

@@ -1,91 +1,35 @@
 /**
- * The business dashboard's calls (session cookie). Shapes mirror
- * server/src/features/business/{routes,service}.ts.
+ * The business dashboard's calls (session cookie). Shapes come from the contract the server
+ * validates its answers with (common/contract/business.ts).
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, apiGet, apiSend } from '@/lib/api';
 import { shouldRetry } from '@/app/query-client';
 import type { TopUpPackId } from '@common/pricing';
 
-export interface AutoRefillSettings {
-  enabled: boolean;
-  thresholdPaise: number | null;
-  packId: string | null;
-}
+import type {
+  AutoRefillBody,
+  BusinessDashboard,
+  BusinessProfile,
+  CreatedBusiness,
+  LedgerEntry,
+  RegeneratedKey,
+} from '@common/contract/business';
 
-export interface BusinessProfile {
-  id: string;
-  companyName: string;
-  /** Rupees as a decimal string, e.g. "123.40". */
-  balance: string;
-  balancePaise: number;
-  credits: number;
-  verificationsLeft: number;
-  lowBalance: boolean;
-  rateLimitPerMinute: number;
-  apiKeyPrefix: string | null;
-  apiKeyCreatedAt: string | null;
-  apiKeyLastUsedAt: string | null;
-  autoRefill: AutoRefillSettings;
-  createdAt: string;
-}
+export type {
+  AutoRefillSettings,
+  BusinessDashboard,
+  BusinessProfile,
+  CreatedBusiness,
+  DailyCount,
+  LedgerEntry,
+  RecentVerification,
+  RegeneratedKey,
+  VerificationStatus,
+} from '@common/contract/business';
 
-/** POST /api/business/create answers the profile plus the full key, shown once. */
-export interface CreatedBusiness extends BusinessProfile {
-  apiKey: string;
-}
-
-export type VerificationStatus = 'verified' | 'invalid_code' | 'expired' | 'replayed';
-
-export interface RecentVerification {
-  id: string;
-  isVerified: boolean;
-  status: VerificationStatus | (string & {});
-  userId: string | null;
-  purpose: string | null;
-  createdAt: string;
-  responseTime: number | null;
-  /** Rupees as a decimal string, e.g. "0.10". */
-  cost: string;
-}
-
-export interface DailyCount {
-  /** YYYY-MM-DD (UTC day). */
-  date: string;
-  total: number;
-  verified: number;
-  failed: number;
-}
-
-export interface BusinessDashboard {
-  stats: {
-    today: { totalRequests: number; successRate: number; avgResponseTime: number; failedVerifications: number };
-    month: { totalRequests: number; successfulVerifications: number; totalCost: string; avgResponseTime: number };
-    daily: DailyCount[];
-  };
-  recentVerifications: RecentVerification[];
-}
-
-export interface LedgerEntry {
-  id: string;
-  /** Rupees as a decimal string. */
-  amount: string;
-  kind: 'top_up' | 'grant' | 'refund' | 'adjustment' | (string & {});
-  reference: string | null;
-  reason: string | null;
-  createdAt: string;
-}
-
-export interface RegeneratedKey {
-  apiKey: string;
-  prefix: string;
-}
-
-export interface AutoRefillInput {
-  enabled: boolean;
-  thresholdRupees: number;
-  packId: TopUpPackId;
-}
+/** What the auto-refill dialog sends: the contract's body, with the pack narrowed to the catalogue. */
+export type AutoRefillInput = AutoRefillBody & { packId: TopUpPackId };
 
 export const businessQueryKeys = {
   profile: ['/api/business/profile'] as const,

@@ -1,31 +1,19 @@
-/** The contact desk (SPEC "Contact"). Shapes mirror server/src/features/contact/service.ts. */
+/** The contact desk (SPEC "Contact"). Shapes come from common/contract/contact.ts (what the server validates its answers with). */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiGet, apiSend } from '@/lib/api';
+import type {
+  ContactCategory,
+  ContactStatus,
+  ContactStatusAnswer,
+  DeskMessageAnswer,
+  DeskMessages,
+  EscalateInput,
+  MyMessages,
+  SendContactInput,
+  SentContact,
+} from '@common/contract/contact';
 
-export type ContactCategory = 'general' | 'technical' | 'payment' | 'refund';
-export type ContactStatus = 'open' | 'assigned_to_luna' | 'escalated' | 'closed';
-
-export interface ContactMessage {
-  id: string;
-  reference: string;
-  category: ContactCategory;
-  subject: string;
-  message: string;
-  status: ContactStatus;
-  escalatedTo: 'luna' | 'admin' | null;
-  lunaResponse: string | null;
-  resolution: string | null;
-  createdAt: string;
-  updatedAt: string;
-  closedAt: string | null;
-}
-
-export interface DeskMessage extends ContactMessage {
-  email: string;
-  companyName: string | null;
-  userId: string | null;
-  priority: 'urgent' | 'normal';
-}
+export type { ContactCategory, ContactMessage, ContactStatus, DeskMessage } from '@common/contract/contact';
 
 export const CATEGORY_LABELS: Record<ContactCategory, string> = {
   general: 'General Inquiry',
@@ -49,18 +37,18 @@ export const contactKeys = {
 export function useSendContact() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (body: { email?: string; category: ContactCategory; subject: string; message: string }) =>
-      apiSend<{ message: ContactMessage; reference: string }>('POST', '/api/contact', body),
+    mutationFn: (body: SendContactInput & { category: ContactCategory }) =>
+      apiSend<SentContact>('POST', '/api/contact', body),
     onSuccess: () => void client.invalidateQueries({ queryKey: contactKeys.mine }),
   });
 }
 
 export function useMyMessages(enabled: boolean) {
-  return useQuery({ queryKey: contactKeys.mine, queryFn: ({ signal }) => apiGet<{ messages: ContactMessage[] }>('/api/contact/mine', { signal }), enabled });
+  return useQuery({ queryKey: contactKeys.mine, queryFn: ({ signal }) => apiGet<MyMessages>('/api/contact/mine', { signal }), enabled });
 }
 
 export function fetchStatus(reference: string, email: string) {
-  return apiGet<{ message: ContactMessage }>(`/api/contact/status?reference=${encodeURIComponent(reference)}&email=${encodeURIComponent(email)}`);
+  return apiGet<ContactStatusAnswer>(`/api/contact/status?reference=${encodeURIComponent(reference)}&email=${encodeURIComponent(email)}`);
 }
 
 /** SPEC §9: the desk polls messages every 60 s. */
@@ -69,7 +57,7 @@ export const MESSAGES_POLL_MS = 60_000;
 export function useDeskMessages(status: string) {
   return useQuery({
     queryKey: contactKeys.desk(status),
-    queryFn: ({ signal }) => apiGet<{ messages: DeskMessage[] }>(`/api/financial/contact-messages?status=${encodeURIComponent(status)}`, { signal }),
+    queryFn: ({ signal }) => apiGet<DeskMessages>(`/api/financial/contact-messages?status=${encodeURIComponent(status)}`, { signal }),
     refetchInterval: MESSAGES_POLL_MS,
   });
 }
@@ -80,6 +68,6 @@ function useDeskAction<T>(request: (input: T) => Promise<unknown>) {
 }
 
 export const useEscalateMessage = () =>
-  useDeskAction(({ id, escalationType }: { id: string; escalationType: 'luna' | 'admin' }) => apiSend('POST', `/api/financial/escalate-message/${encodeURIComponent(id)}`, { escalationType }));
+  useDeskAction(({ id, escalationType }: { id: string } & EscalateInput) => apiSend<DeskMessageAnswer>('POST', `/api/financial/escalate-message/${encodeURIComponent(id)}`, { escalationType }));
 export const useCloseMessage = () =>
-  useDeskAction(({ id, resolution }: { id: string; resolution: string }) => apiSend('POST', `/api/financial/close-message/${encodeURIComponent(id)}`, { resolution }));
+  useDeskAction(({ id, resolution }: { id: string; resolution: string }) => apiSend<DeskMessageAnswer>('POST', `/api/financial/close-message/${encodeURIComponent(id)}`, { resolution }));

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { resetToasts } from '@/components/ui/use-toast';
 import type { CurrentUser } from '@/features/auth/api';
 import { ada, admin, jsonResponse, renderApp, stubServer } from '@/test/render-app';
+import type { DeskMessage } from '@/features/contact/api';
 import type { DeskPayment } from './api';
 import { ACCESS_DENIED } from './FinancialDeskPage';
 
@@ -181,5 +182,54 @@ describe('desk', () => {
     expect(await within(toastRegion()).findByText('Payment Rejected')).toBeInTheDocument();
     const sent = calls(fetchMock, 'POST', '/api/financial/reject-payment/pmt_1');
     expect(JSON.parse(String(sent[0]![1]?.body))).toEqual({ reason: 'No such UTR' });
+  });
+});
+
+describe('contact messages', () => {
+  const message: DeskMessage = {
+    id: 'msg_1',
+    reference: 'SD-AB12-CD34',
+    category: 'payment',
+    subject: 'Payment not credited',
+    message: 'I paid yesterday.',
+    status: 'open',
+    escalatedTo: null,
+    lunaResponse: null,
+    resolution: null,
+    createdAt: '2025-03-02T10:00:00.000Z',
+    updatedAt: '2025-03-02T10:00:00.000Z',
+    closedAt: null,
+    email: 'owner@acme.test',
+    companyName: 'Acme Payments',
+    userId: 'usr_owner',
+    priority: 'urgent',
+  };
+
+  it('closes a message only with a resolution, sends it, and a cancelled dialog sends nothing', async () => {
+    const user = userEvent.setup();
+    const fetchMock = desk(manager, {
+      'GET /api/financial/contact-messages': () => jsonResponse(200, { messages: [message] }),
+      'POST /api/financial/close-message/msg_1': () => jsonResponse(200, { message: { ...message, status: 'closed', resolution: 'Credited.' } }),
+    });
+    renderApp('/financial-manager');
+
+    await user.click(await screen.findByRole('button', { name: 'Close: Payment not credited' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Close this message' });
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(calls(fetchMock, 'POST', '/api/financial/close-message/msg_1')).toHaveLength(0);
+
+    await user.click(screen.getByRole('button', { name: 'Close: Payment not credited' }));
+    dialog = await screen.findByRole('dialog', { name: 'Close this message' });
+    const submit = within(dialog).getByRole('button', { name: 'Close message' });
+    expect(submit).toBeDisabled();
+    await user.type(within(dialog).getByLabelText('Resolution notes'), 'Credited.');
+    await user.click(submit);
+
+    expect(await within(toastRegion()).findByText('Message closed')).toBeInTheDocument();
+    const sent = calls(fetchMock, 'POST', '/api/financial/close-message/msg_1');
+    expect(sent).toHaveLength(1);
+    expect(JSON.parse(String(sent[0]![1]?.body))).toEqual({ resolution: 'Credited.' });
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
   });
 });

@@ -1,53 +1,13 @@
 /**
- * The financial manager's desk (session cookie; roles financial_manager and admin). Shapes
- * mirror server/src/features/financial/{routes,service}.ts.
+ * The financial manager's desk (session cookie; roles financial_manager and admin). Shapes come
+ * from common/contract/financial.ts, the schemas the server validates its answers with.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, apiGet, apiSend } from '@/lib/api';
 import { shouldRetry } from '@/app/query-client';
+import type { ApprovedPayment, DeskPayment, DeskStats } from '@common/contract/financial';
 
-export interface DeskPayment {
-  id: string;
-  businessId: string;
-  companyName: string;
-  businessEmail: string | null;
-  paymentMethod: string;
-  /** Rupees as a decimal string. */
-  amount: string;
-  packId: string | null;
-  paymentReference: string;
-  verificationCode: string | null;
-  utr: string;
-  notes: string | null;
-  bankAccountDetails: string;
-  status: 'pending' | 'approved' | 'rejected' | (string & {});
-  reason: string | null;
-  decisionNotes: string | null;
-  processedBy: string | null;
-  processedAt: string | null;
-  createdAt: string;
-  /**
-   * Other payment requests quoting the same UTR (usually another business's): the desk decides
-   * which business really paid; only one can ever be approved. Absent in older answers.
-   */
-  duplicateUtr?: DuplicateUtrClaim[];
-}
-
-export interface DuplicateUtrClaim {
-  id: string;
-  businessId: string;
-  companyName: string;
-  status: 'pending' | 'approved' | 'rejected' | (string & {});
-}
-
-export interface DeskStats {
-  pendingApprovals: number;
-  openMessages: number;
-  todayApprovals: number;
-  /** Rupees waiting for a decision, as a decimal string. */
-  totalAmount: string;
-  todayApprovedAmount?: string;
-}
+export type { ApprovedPayment, DeskPayment, DeskStats, DuplicateUtrClaim } from '@common/contract/financial';
 
 /** SPEC §9 polling. */
 export const APPROVALS_POLL_MS = 30_000;
@@ -124,7 +84,7 @@ function useDecision<TInput>(request: (input: TInput) => Promise<DeskPayment>) {
 
 export function useApprovePayment() {
   return useDecision(({ id, notes }: { id: string; notes?: string }) =>
-    apiSend<DeskPayment>('POST', approveUrl(id), notes ? { notes } : {}),
+    apiSend<ApprovedPayment>('POST', approveUrl(id), notes ? { notes } : {}),
   );
 }
 

@@ -1,21 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { apiGet } from '@/lib/api';
+import type { PaymentMethods } from '@common/contract/payments';
 
-/** GET /api/payments/methods (public). Shape: server/src/features/payments/schemas.ts PaymentMethodsResponse. */
-export interface PaymentMethods {
-  currency: 'INR';
-  pricePerVerification: string;
-  minimumAmount: string;
-  packs: { id: string; name: string; amount: string; verifications: number; popular: boolean; description: string }[];
-  bankTransfer: {
-    available: boolean;
-    demo: boolean;
-    payee: { upiId: string; name: string; bankDetails: string | null } | null;
-    referenceValidDays: number;
-  };
-  card: { available: boolean };
-  review: { minHours: number; maxHours: number; days: string; hours: string; timeZone: string };
-}
+/** GET /api/payments/methods (public). */
+export type { PaymentMethods };
 
 export const paymentMethodsQueryKey = ['payments', 'methods'] as const;
 

@@ -1,108 +1,37 @@
 /**
- * Buying credits, business side (session cookie). Shapes mirror
- * server/src/features/payments/{routes,service,checkout}.ts.
+ * Buying credits, business side (session cookie). Shapes come from common/contract/payments.ts,
+ * the schemas the server validates its answers with.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiGet, apiSend } from '@/lib/api';
 import { businessQueryKeys, isNoBusiness } from '@/features/business/api';
 import { shouldRetry } from '@/app/query-client';
+import type {
+  NotificationList,
+  PaymentConfig,
+  PaymentNotification,
+  PaymentRequest,
+  PaymentRequestInput,
+  QrOption,
+  QrOptions,
+  RazorpayOrder,
+  RazorpayResult,
+  VerifiedPayment,
+} from '@common/contract/payments';
 
-export interface PaymentConfig {
-  razorpay: boolean;
-  razorpayKeyId: string | null;
-  bankQr: boolean;
-  demo: boolean;
-  /** Rupees, e.g. "100.00". */
-  minimumAmount: string;
-  referenceValidDays: number;
-}
-
-/** One bank/UPI QR option (one per top-up pack), with a fresh reference. */
-export interface QrOption {
-  packId: string;
-  packName: string;
-  /** Rupees as a decimal string, e.g. "5000.00". */
-  amount: string;
-  verifications: number;
-  qrCodeImageUrl: string;
-  upiUri: string;
-  upiId: string;
-  merchantName: string;
-  bankAccountDetails: string | null;
-  verificationCode: string;
-  paymentReference: string;
-  expiresAt: string;
-  demo: boolean;
-}
-
-export type QrOptions = Record<string, QrOption>;
-
-export type PaymentStatus = 'pending' | 'approved' | 'rejected' | (string & {});
-
-export interface PaymentRequest {
-  id: string;
-  paymentReference: string;
-  utr: string;
-  amount: string;
-  packId: string | null;
-  verifications: number | null;
-  paymentMethod: string;
-  method: string;
-  status: PaymentStatus;
-  reason: string | null;
-  notes: string | null;
-  createdAt: string;
-  processedAt: string | null;
-}
-
-export interface PaymentRequestInput {
-  paymentReference: string;
-  utr: string;
-  amount: string;
-  notes?: string;
-}
-
-export interface PaymentNotification {
-  id: string;
-  kind: 'payment.approved' | 'payment.rejected' | (string & {});
-  title: string;
-  message: string;
-  subjectId: string | null;
-  read: boolean;
-  createdAt: string;
-  readAt: string | null;
-}
-
-export interface NotificationList {
-  unreadCount: number;
-  notifications: PaymentNotification[];
-}
-
-export interface RazorpayOrder {
-  id: string;
-  /** paise */
-  amount: number;
-  currency: string;
-  keyId: string;
-  packId: string;
-  description: string;
-}
-
-export interface RazorpayResult {
-  razorpay_order_id: string;
-  razorpay_payment_id: string;
-  razorpay_signature: string;
-}
-
-export interface VerifiedPayment {
-  status: 'paid';
-  credited: boolean;
-  orderId: string;
-  paymentId: string;
-  amount: string;
-  balance: string;
-  verificationsLeft: number;
-}
+export type {
+  NotificationList,
+  PaymentConfig,
+  PaymentNotification,
+  PaymentRequest,
+  PaymentRequestInput,
+  PaymentStatus,
+  QrOption,
+  QrOptions,
+  RazorpayOrder,
+  RazorpayResult,
+  VerifiedPayment,
+} from '@common/contract/payments';
 
 export const paymentQueryKeys = {
   config: ['/api/business/payment-config'] as const,

@@ -1,8 +1,10 @@
 /**
- * Webhook management calls (session cookie). Shapes mirror server/src/features/webhooks/service.ts.
+ * Webhook management calls (session cookie). Shapes come from common/contract/webhooks.ts, the
+ * schemas the server validates its answers with.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiGet, apiSend } from '@/lib/api';
+import type { CreatedWebhook, CreateWebhookInput, ResendResponse, TestEventQueued, Webhook, WebhookLogEntry } from '@common/contract/webhooks';
 
 /** The events a webhook can subscribe to (SPEC §9), with what each one means. */
 export const WEBHOOK_EVENTS = [
@@ -14,47 +16,7 @@ export const WEBHOOK_EVENTS = [
 
 export type WebhookEventId = (typeof WEBHOOK_EVENTS)[number]['id'];
 
-export interface Webhook {
-  id: string;
-  url: string;
-  events: string[];
-  isActive: boolean;
-  /** Why the server switched it off (the endpoint answered 410 Gone, or failed for a day), if it did. */
-  disabledReason: string | null;
-  /** When the server switched it off; null when on or paused by the owner. */
-  disabledAt: string | null;
-  createdAt: string;
-  lastTriggered: string | null;
-}
-
-/** POST /api/webhooks answers the webhook plus its signing secret, shown this once. */
-export interface CreatedWebhook extends Webhook {
-  secret: string;
-}
-
-export interface WebhookLogEntry {
-  id: string;
-  deliveryId: string;
-  event: string;
-  webhookId: string;
-  webhookUrl: string;
-  verificationId: string | null;
-  /** HTTP status of this attempt; null while pending (or when no answer came). */
-  responseStatus: number | null;
-  error: string | null;
-  retryCount: number;
-  attemptNumber: number;
-  /** Milliseconds. */
-  responseTime: number | null;
-  createdAt: string;
-  deliveryStatus: 'pending' | 'delivering' | 'succeeded' | 'exhausted' | 'cancelled' | (string & {});
-}
-
-export interface CreateWebhookInput {
-  url: string;
-  events: string[];
-  secret?: string;
-}
+export type { CreatedWebhook, CreateWebhookInput, ResendResponse, TestEventQueued, Webhook, WebhookLogEntry } from '@common/contract/webhooks';
 
 export const webhookQueryKeys = {
   list: ['/api/webhooks'] as const,
@@ -119,18 +81,12 @@ export function useDeleteWebhook() {
   });
 }
 
-/** POST /api/webhooks/logs/:id/resend (server/src/features/webhooks/schemas.ts ResendResponse). */
-export interface ResendResult {
-  queued: true;
-  deliveryId: string;
-  webhookId: string;
-}
 
 /** Sends a logged delivery again, with its original webhook-id (receivers can dedupe). */
 export function useResendDelivery() {
   const invalidate = useInvalidateWebhooks();
   return useMutation({
-    mutationFn: (deliveryId: string) => apiSend<ResendResult>('POST', `/api/webhooks/logs/${encodeURIComponent(deliveryId)}/resend`),
+    mutationFn: (deliveryId: string) => apiSend<ResendResponse>('POST', `/api/webhooks/logs/${encodeURIComponent(deliveryId)}/resend`),
     onSuccess: () => invalidate(),
   });
 }
@@ -138,7 +94,7 @@ export function useResendDelivery() {
 export function useSendTestEvent() {
   const invalidate = useInvalidateWebhooks();
   return useMutation({
-    mutationFn: (id: string) => apiSend<{ queued: boolean }>('POST', `/api/webhooks/${encodeURIComponent(id)}/test`),
+    mutationFn: (id: string) => apiSend<TestEventQueued>('POST', `/api/webhooks/${encodeURIComponent(id)}/test`),
     onSuccess: () => invalidate(),
   });
 }

@@ -10,16 +10,8 @@ import {
   type TopUpPackId,
 } from '@common/pricing';
 import { Badge } from '@/components/ui/badge';
+import { FormDialog, FormDialogBody } from '@/components/FormDialog';
 import { Button } from '@/components/ui/button';
-import {
-  Dialog,
-  DialogClose,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '@/components/ui/dialog';
 import { cn } from '@/lib/utils';
 import { balanceRupees, count } from '../format';
 
@@ -41,12 +33,10 @@ interface AddCreditsDialogProps {
 
 export function AddCreditsDialog({ open, onOpenChange, balancePaise, preferredPack }: AddCreditsDialogProps) {
   return (
-    <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent className="sm:max-w-xl">
-        {/* Remounted on every open, so the selection starts from the preferred pack. */}
-        {open && <AddCreditsForm balancePaise={balancePaise} preferredPack={preferredPack} />}
-      </DialogContent>
-    </Dialog>
+    // Remounted on every open, so the selection starts from the preferred pack.
+    <FormDialog open={open} onOpenChange={onOpenChange} className="sm:max-w-xl">
+      <AddCreditsForm balancePaise={balancePaise} preferredPack={preferredPack} />
+    </FormDialog>
   );
 }
 
@@ -56,14 +46,21 @@ function AddCreditsForm({ balancePaise, preferredPack }: { balancePaise: number;
   const pack = getTopUpPack(packId)!;
 
   return (
-    <>
-      <DialogHeader>
-        <DialogTitle>Add Credits</DialogTitle>
-        <DialogDescription>
+    <FormDialogBody
+      title="Add Credits"
+      description={
+        <>
           Current balance {balanceRupees(balancePaise)}. 1 credit = {formatRupees(PAISE_PER_VERIFICATION)} = one
           verification, at every pack size.
-        </DialogDescription>
-      </DialogHeader>
+        </>
+      }
+      actions={
+        <Button type="button" onClick={() => void navigate(addCreditsUrl(pack.id))}>
+          Continue with {pack.name} · {formatRupees(pack.amountPaise)}
+          <ArrowRight aria-hidden="true" />
+        </Button>
+      }
+    >
       <fieldset className="grid grid-cols-2 gap-3">
         <legend className="sr-only">Top-up pack</legend>
         {TOP_UP_PACKS.map((p) => (
@@ -100,17 +97,6 @@ function AddCreditsForm({ balancePaise, preferredPack }: { balancePaise: number;
           2–4 business hours (Mon–Fri 9 AM–6 PM IST). Minimum payment {formatRupees(MIN_PAYMENT_PAISE)}.
         </span>
       </p>
-      <DialogFooter>
-        <DialogClose asChild>
-          <Button type="button" variant="outline">
-            Cancel
-          </Button>
-        </DialogClose>
-        <Button type="button" onClick={() => void navigate(addCreditsUrl(pack.id))}>
-          Continue with {pack.name} · {formatRupees(pack.amountPaise)}
-          <ArrowRight aria-hidden="true" />
-        </Button>
-      </DialogFooter>
-    </>
+    </FormDialogBody>
   );
 }

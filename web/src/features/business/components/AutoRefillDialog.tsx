@@ -9,16 +9,8 @@ import {
   getTopUpPack,
   type TopUpPackId,
 } from '@common/pricing';
+import { FormDialog, FormDialogBody } from '@/components/FormDialog';
 import { Button } from '@/components/ui/button';
-import {
-  Dialog,
-  DialogClose,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Spinner } from '@/components/ui/spinner';
@@ -62,9 +54,9 @@ interface AutoRefillDialogProps {
 
 export function AutoRefillDialog({ open, onOpenChange, settings }: AutoRefillDialogProps) {
   return (
-    <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent>{open && <AutoRefillForm settings={settings} onSaved={() => onOpenChange(false)} />}</DialogContent>
-    </Dialog>
+    <FormDialog open={open} onOpenChange={onOpenChange}>
+      <AutoRefillForm settings={settings} onSaved={() => onOpenChange(false)} />
+    </FormDialog>
   );
 }
 
@@ -114,11 +106,19 @@ function AutoRefillForm({ settings, onSaved }: { settings: AutoRefillSettings; o
   }
 
   return (
-    <form onSubmit={submit} noValidate className="grid gap-4">
-      <DialogHeader>
-        <DialogTitle>Auto-refill settings</DialogTitle>
-        <DialogDescription>Choose when to be reminded to top up, and with which pack.</DialogDescription>
-      </DialogHeader>
+    <FormDialogBody
+      title="Auto-refill settings"
+      description="Choose when to be reminded to top up, and with which pack."
+      onSubmit={submit}
+      noValidate
+      cancelDisabled={save.isPending}
+      actions={
+        <Button type="submit" disabled={save.isPending}>
+          {save.isPending && <Spinner label="Saving" className="text-primary-foreground" />}
+          {save.isPending ? 'Saving…' : 'Save settings'}
+        </Button>
+      }
+    >
 
       <label htmlFor={enabledId} className="flex cursor-pointer items-start gap-3 rounded-lg border p-3">
         <input
@@ -188,18 +188,6 @@ function AutoRefillForm({ settings, onSaved }: { settings: AutoRefillSettings; o
           to top up with this pack. Nothing is charged automatically — top-ups are paid by bank transfer or UPI.
         </span>
       </p>
-
-      <DialogFooter>
-        <DialogClose asChild>
-          <Button type="button" variant="outline" disabled={save.isPending}>
-            Cancel
-          </Button>
-        </DialogClose>
-        <Button type="submit" disabled={save.isPending}>
-          {save.isPending && <Spinner label="Saving" className="text-primary-foreground" />}
-          {save.isPending ? 'Saving…' : 'Save settings'}
-        </Button>
-      </DialogFooter>
-    </form>
+    </FormDialogBody>
   );
 }

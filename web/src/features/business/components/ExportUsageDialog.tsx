@@ -1,15 +1,7 @@
 import { useId, useState } from 'react';
 import { Download } from 'lucide-react';
+import { FormDialog, FormDialogBody } from '@/components/FormDialog';
 import { Button } from '@/components/ui/button';
-import {
-  Dialog,
-  DialogClose,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { usageCsvUrl } from '../api';
@@ -31,9 +23,9 @@ export function rangeProblem(from: string, to: string): string | null {
 
 export function ExportUsageDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
   return (
-    <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent>{open && <ExportForm onDone={() => onOpenChange(false)} />}</DialogContent>
-    </Dialog>
+    <FormDialog open={open} onOpenChange={onOpenChange}>
+      <ExportForm onDone={() => onOpenChange(false)} />
+    </FormDialog>
   );
 }
 
@@ -45,14 +37,31 @@ function ExportForm({ onDone }: { onDone: () => void }) {
   const problem = rangeProblem(range.from, range.to);
 
   return (
-    <>
-      <DialogHeader>
-        <DialogTitle>Export Usage</DialogTitle>
-        <DialogDescription>
+    <FormDialogBody
+      title="Export Usage"
+      description={
+        <>
           Download every verification in a date range as CSV: id, time, user, mode, method, purpose, status, cost and
           response time. Days are UTC and both ends are included.
-        </DialogDescription>
-      </DialogHeader>
+        </>
+      }
+      actions={
+        // The link stays in the page until the browser has started the download.
+        problem ? (
+          <Button type="button" disabled>
+            <Download aria-hidden="true" />
+            Download CSV
+          </Button>
+        ) : (
+          <Button asChild>
+            <a href={usageCsvUrl(range.from, range.to)} download onClick={() => setTimeout(onDone, 100)}>
+              <Download aria-hidden="true" />
+              Download CSV
+            </a>
+          </Button>
+        )
+      }
+    >
       <div className="grid gap-4 sm:grid-cols-2">
         <div className="space-y-2">
           <Label htmlFor={fromId}>From</Label>
@@ -84,27 +93,6 @@ function ExportForm({ onDone }: { onDone: () => void }) {
           {problem}
         </p>
       )}
-      <DialogFooter>
-        <DialogClose asChild>
-          <Button type="button" variant="outline">
-            Cancel
-          </Button>
-        </DialogClose>
-        {/* The link stays in the page until the browser has started the download. */}
-        {problem ? (
-          <Button type="button" disabled>
-            <Download aria-hidden="true" />
-            Download CSV
-          </Button>
-        ) : (
-          <Button asChild>
-            <a href={usageCsvUrl(range.from, range.to)} download onClick={() => setTimeout(onDone, 100)}>
-              <Download aria-hidden="true" />
-              Download CSV
-            </a>
-          </Button>
-        )}
-      </DialogFooter>
-    </>
+    </FormDialogBody>
   );
 }

@@ -1,9 +1,9 @@
 import { useId, useState } from 'react';
 import { Bot, CheckCircle2, Inbox, ShieldAlert } from 'lucide-react';
+import { FormDialog, FormDialogBody } from '@/components/FormDialog';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { Label } from '@/components/ui/label';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Spinner } from '@/components/ui/spinner';
@@ -125,51 +125,44 @@ function CloseDialog({ message, onClose }: { message: DeskMessage | null; onClos
   const [resolution, setResolution] = useState('');
   const id = useId();
   return (
-    <Dialog open={message !== null} onOpenChange={(open) => !open && !close.isPending && onClose()}>
-      <DialogContent>
-        <form
-          className="grid gap-4"
-          onSubmit={(e) => {
-            e.preventDefault();
-            if (!message || !resolution.trim()) return;
-            close.mutate(
-              { id: message.id, resolution: resolution.trim() },
-              {
-                onSuccess: () => {
-                  toast({ title: 'Message closed', description: message.subject });
-                  setResolution('');
-                  onClose();
-                },
-                onError: (error) => toast({ variant: 'destructive', title: 'Close Failed', description: errorMessage(error, 'Please try again.') }),
+    <FormDialog open={message !== null} onOpenChange={(open) => !open && !close.isPending && onClose()}>
+      <FormDialogBody
+        title="Close this message"
+        description="Say how it was resolved; the sender sees it."
+        cancelDisabled={close.isPending}
+        actions={
+          <Button type="submit" disabled={!resolution.trim() || close.isPending}>
+            {close.isPending && <Spinner label="Closing" className="text-primary-foreground" />}
+            Close message
+          </Button>
+        }
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (!message || !resolution.trim()) return;
+          close.mutate(
+            { id: message.id, resolution: resolution.trim() },
+            {
+              onSuccess: () => {
+                toast({ title: 'Message closed', description: message.subject });
+                setResolution('');
+                onClose();
               },
-            );
-          }}
-        >
-          <DialogHeader>
-            <DialogTitle>Close this message</DialogTitle>
-            <DialogDescription>Say how it was resolved; the sender sees it.</DialogDescription>
-          </DialogHeader>
-          <div className="space-y-1">
-            <Label htmlFor={id}>Resolution notes</Label>
-            <textarea
-              id={id}
-              rows={4}
-              value={resolution}
-              onChange={(e) => setResolution(e.target.value.slice(0, 2000))}
-              className="w-full rounded-md border border-input bg-background px-3 py-2 text-sm shadow-sm focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
-            />
-          </div>
-          <DialogFooter>
-            <Button type="button" variant="outline" onClick={onClose} disabled={close.isPending}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={!resolution.trim() || close.isPending}>
-              {close.isPending && <Spinner label="Closing" className="text-primary-foreground" />}
-              Close message
-            </Button>
-          </DialogFooter>
-        </form>
-      </DialogContent>
-    </Dialog>
+              onError: (error) => toast({ variant: 'destructive', title: 'Close Failed', description: errorMessage(error, 'Please try again.') }),
+            },
+          );
+        }}
+      >
+        <div className="space-y-1">
+          <Label htmlFor={id}>Resolution notes</Label>
+          <textarea
+            id={id}
+            rows={4}
+            value={resolution}
+            onChange={(e) => setResolution(e.target.value.slice(0, 2000))}
+            className="w-full rounded-md border border-input bg-background px-3 py-2 text-sm shadow-sm focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
+          />
+        </div>
+      </FormDialogBody>
+    </FormDialog>
   );
 }

@@ -1,16 +1,8 @@
 import { useId, useState, type FormEvent } from 'react';
 import { Loader2 } from 'lucide-react';
 import { formatCountIndian, parseRupeesToPaise, verificationsForPaise } from '@common/pricing';
+import { FormDialog, FormDialogBody } from '@/components/FormDialog';
 import { Button } from '@/components/ui/button';
-import {
-  Dialog,
-  DialogClose,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '@/components/ui/dialog';
 import { Label } from '@/components/ui/label';
 import { toast } from '@/components/ui/use-toast';
 import { rupeesText } from '@/features/payments/components/PaymentRequestsList';
@@ -40,9 +32,9 @@ function Summary({ payment }: { payment: DeskPayment }) {
 
 export function ApproveDialog({ payment, onOpenChange }: DecisionDialogProps) {
   return (
-    <Dialog open={payment !== null} onOpenChange={onOpenChange}>
-      <DialogContent className="sm:max-w-lg">{payment && <ApproveForm payment={payment} onDone={() => onOpenChange(false)} />}</DialogContent>
-    </Dialog>
+    <FormDialog open={payment !== null} onOpenChange={onOpenChange} className="sm:max-w-lg">
+      {payment && <ApproveForm payment={payment} onDone={() => onOpenChange(false)} />}
+    </FormDialog>
   );
 }
 
@@ -72,39 +64,36 @@ function ApproveForm({ payment, onDone }: { payment: DeskPayment; onDone: () => 
   }
 
   return (
-    <form onSubmit={onSubmit} className="grid gap-4">
-      <DialogHeader>
-        <DialogTitle>Approve payment</DialogTitle>
-        <DialogDescription>
+    <FormDialogBody
+      title="Approve payment"
+      description={
+        <>
           Approve only after the money shows on the bank statement with this UTR. This adds{' '}
           {formatCountIndian(verificationsForPaise(paise))} verifications to the business’s balance and cannot be undone.
-        </DialogDescription>
-      </DialogHeader>
+        </>
+      }
+      onSubmit={onSubmit}
+      actions={
+        <Button type="submit" disabled={approve.isPending}>
+          {approve.isPending && <Loader2 aria-hidden="true" className="animate-spin" />}
+          Approve and add credits
+        </Button>
+      }
+    >
       <Summary payment={payment} />
       <div className="space-y-2">
         <Label htmlFor={`${id}-notes`}>Notes (optional)</Label>
         <Textarea id={`${id}-notes`} value={notes} onChange={(e) => setNotes(e.target.value)} maxLength={1000} rows={2} />
       </div>
-      <DialogFooter>
-        <DialogClose asChild>
-          <Button type="button" variant="outline">
-            Cancel
-          </Button>
-        </DialogClose>
-        <Button type="submit" disabled={approve.isPending}>
-          {approve.isPending && <Loader2 aria-hidden="true" className="animate-spin" />}
-          Approve and add credits
-        </Button>
-      </DialogFooter>
-    </form>
+    </FormDialogBody>
   );
 }
 
 export function RejectDialog({ payment, onOpenChange }: DecisionDialogProps) {
   return (
-    <Dialog open={payment !== null} onOpenChange={onOpenChange}>
-      <DialogContent className="sm:max-w-lg">{payment && <RejectForm payment={payment} onDone={() => onOpenChange(false)} />}</DialogContent>
-    </Dialog>
+    <FormDialog open={payment !== null} onOpenChange={onOpenChange} className="sm:max-w-lg">
+      {payment && <RejectForm payment={payment} onDone={() => onOpenChange(false)} />}
+    </FormDialog>
   );
 }
 
@@ -132,11 +121,17 @@ function RejectForm({ payment, onDone }: { payment: DeskPayment; onDone: () => v
   }
 
   return (
-    <form onSubmit={onSubmit} className="grid gap-4">
-      <DialogHeader>
-        <DialogTitle>Reject payment</DialogTitle>
-        <DialogDescription>Nothing is credited. The business sees your reason on its dashboard.</DialogDescription>
-      </DialogHeader>
+    <FormDialogBody
+      title="Reject payment"
+      description="Nothing is credited. The business sees your reason on its dashboard."
+      onSubmit={onSubmit}
+      actions={
+        <Button type="submit" variant="destructive" disabled={blank || reject.isPending}>
+          {reject.isPending && <Loader2 aria-hidden="true" className="animate-spin" />}
+          Reject payment
+        </Button>
+      }
+    >
       <Summary payment={payment} />
       <div className="space-y-2">
         <Label htmlFor={`${id}-reason`}>Reason for rejection</Label>
@@ -154,17 +149,6 @@ function RejectForm({ payment, onDone }: { payment: DeskPayment; onDone: () => v
           Required. Be specific — the business reads it.
         </p>
       </div>
-      <DialogFooter>
-        <DialogClose asChild>
-          <Button type="button" variant="outline">
-            Cancel
-          </Button>
-        </DialogClose>
-        <Button type="submit" variant="destructive" disabled={blank || reject.isPending}>
-          {reject.isPending && <Loader2 aria-hidden="true" className="animate-spin" />}
-          Reject payment
-        </Button>
-      </DialogFooter>
-    </form>
+    </FormDialogBody>
   );
 }
