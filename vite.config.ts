@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
+import type { CodeSplittingOptions } from 'rolldown';
 import { defineConfig } from 'vitest/config';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
@@ -67,6 +68,30 @@ const pwa = VitePWA({
   },
 });
 
+/**
+ * Chunk layout (issue 11): the landing page loads `index` (app frame, landing, 404) and
+ * `react` (React, React Router, TanStack Query — they change rarely, so they stay cached
+ * across releases); every other page is its own chunk, fetched on demand, with the code it
+ * shares with other pages in chunks the bundler cuts by "which pages need it" (so a public
+ * page never pulls the signed-in app). Markdown and the charts are named chunks because few
+ * pages need them; icons travel together instead of as dozens of 200-byte files.
+ */
+const codeSplitting: CodeSplittingOptions = {
+  groups: [
+    { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router|@tanstack)[\\/]/, tags: ['$initial'], priority: 5 },
+    // Everything else the entry needs stays in the entry.
+    { name: 'index', tags: ['$initial'], priority: 4 },
+    {
+      name: 'markdown',
+      test: /node_modules[\\/](react-markdown|remark-|micromark|mdast-|hast-|unist-|unified|vfile|property-information|space-separated-tokens|comma-separated-tokens|decode-named-character-reference|character-entities|html-url-attributes|devlop|bail|trough|is-plain-obj|estree-util|ccount|markdown-table|longest-streak|zwitch|trim-lines|style-to-|inline-style-parser|escape-string-regexp)/,
+      priority: 3,
+    },
+    { name: 'charts', test: /node_modules[\\/](recharts|d3-|victory-vendor|internmap|decimal\.js-light|eventemitter3|reselect|immer|@reduxjs|redux|use-sync-external-store|es-toolkit|tiny-invariant)/, priority: 2 },
+    // Icons used after the first page would otherwise be dozens of 200-byte chunks.
+    { name: 'icons', test: /node_modules[\\/]lucide-react[\\/]dist[\\/]esm[\\/]icons[\\/]/, priority: 1 },
+  ],
+};
+
 export default defineConfig({
   root: here('./web'),
   publicDir: here('./web/public'),
@@ -75,7 +100,8 @@ export default defineConfig({
   build: {
     outDir: here('./dist/web'),
     emptyOutDir: true,
-    sourcemap: true,
+    sourcemap: false,
+    rolldownOptions: { output: { codeSplitting } },
   },
   server: {
     port: 5173,
