@@ -23,6 +23,7 @@ import { financialRoutes } from './features/financial/routes';
 import { healthRoutes } from './features/health/routes';
 import { lunaRoutes } from './features/luna/routes';
 import { paymentRoutes, razorpayWebhookRoutes } from './features/payments/routes';
+import { COMPRESSIBLE_FILE, CompressedBodyCache, sendCompressed } from './features/static/compression';
 import { createApiKeyRateLimit, verifyRoutesV1 } from './features/verify/routes.v1';
 import { webhookRoutes } from './features/webhooks/routes';
 import { installErrorHandling } from './lib/error-handler';
@@ -230,23 +231,36 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   return app;
 }
 
-/** Serves the built single-page app: hashed assets cached for a year, index.html never cached. */
+/** Build files the server never hands out: source maps (if a build made them) and the .br/.gz twins, which are only sent in place of their original. */
+const PRIVATE_BUILD_FILE = /\.(?:map|br|gz)$/i;
+/** Paths that name a file: when there is no such file the answer is 404, not the page. */
+const FILE_LIKE_PATH = /\.(?:map|js|mjs|css|png|jpe?g|gif|webp|ico|svg|woff2?|json|webmanifest|br|gz)$/i;
+
+/**
+ * Serves the built single-page app: hashed assets cached for a year, index.html never cached;
+ * text files brotli/gzip-compressed at build time, the page compressed once per variant.
+ */
 async function registerWebApp(app: FastifyInstance): Promise<void> {
   const { config } = app.ctx;
   const root = resolve(config.webDistDir);
   const indexFile = resolve(root, 'index.html');
   const indexHtml = existsSync(indexFile) ? readFileSync(indexFile, 'utf8') : undefined;
+  const compressedPages = new CompressedBodyCache();
 
   if (indexHtml) {
     await app.register(fastifyStatic, {
       root,
       index: false,
       wildcard: true,
+      // Sends x.js.br / x.js.gz (written by the build) when the browser accepts them.
+      preCompressed: true,
+      allowedPath: (pathname) => !PRIVATE_BUILD_FILE.test(pathname),
       // Our setHeaders decides caching; the plugin's own max-age=0 would overwrite it.
       cacheControl: false,
       setHeaders: (res, filePath) => {
         const immutable = filePath.includes(`${resolve(root, 'assets')}`);
         res.setHeader('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+        if (COMPRESSIBLE_FILE.test(filePath.replace(/\.(?:br|gz)$/, ''))) res.setHeader('vary', 'accept-encoding');
       },
     });
   }
@@ -260,7 +274,8 @@ async function registerWebApp(app: FastifyInstance): Promise<void> {
     }
     const variant = siteVariantFor(request.host, config.enterpriseHostMatch);
     const html = indexHtml.replace('<meta name="sixdigit-variant" content="main">', `<meta name="sixdigit-variant" content="${variant}">`);
-    return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(html);
+    reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8');
+    return sendCompressed(request, reply, html, compressedPages);
   };
 
   // The static plugin would answer "/" itself (a folder, index off); the page router owns it.
@@ -268,7 +283,8 @@ async function registerWebApp(app: FastifyInstance): Promise<void> {
 
   app.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split('?')[0] ?? '';
-    const wantsPage = request.method === 'GET' && !path.startsWith('/api/') && !path.startsWith('/v1/') && !path.startsWith('/assets/');
+    const wantsPage =
+      request.method === 'GET' && !path.startsWith('/api/') && !path.startsWith('/v1/') && !path.startsWith('/assets/') && !FILE_LIKE_PATH.test(path);
     if (!wantsPage) {
       return reply.status(404).send(envelope('not_found', `No route for ${request.method} ${path}.`, request.id));
     }
