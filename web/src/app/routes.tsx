@@ -8,6 +8,7 @@ import { EnterpriseLayout } from './layout/EnterpriseLayout';
 import { PublicLayout } from './layout/PublicLayout';
 import { lazyPage, type LazyPage } from './lazy-page';
 import { PageLoadErrorBoundary } from './PageLoadErrorBoundary';
+import { Toaster } from './providers';
 import { RequireAuth } from './RequireAuth';
 import type { SiteVariant } from './variant';
 
@@ -46,7 +47,7 @@ const pages = {
 export async function preloadAllPages(): Promise<void> {
   await Promise.all([SignedInLayout, ...Object.values(pages)].map((page) => page.preload()));
   await (await import('./layout/SignedInLayout')).LunaWidget.preload();
-  await (await import('./providers')).Toaster.preload();
+  await Toaster.preload();
 }
 
 interface PageRoute {
@@ -134,6 +135,23 @@ function useSignedInAppReady(user: CurrentUser | null, pathname: string): boolea
     };
   }, [user, loaded, settled, pathname]);
   return loaded || settled;
+}
+
+const ENTERPRISE_PAGES: Record<string, LazyPage> = {
+  '/': pages.EnterpriseLandingPage,
+  '/pricing': pages.EnterprisePricingPage,
+  '/docs': pages.EnterpriseDocsPage,
+  '/documentation': pages.EnterpriseDocsPage,
+};
+
+/**
+ * Starts fetching the chunk of the page at `pathname` before the first render, so it arrives
+ * beside the entry script instead of after React has rendered the layout around it.
+ */
+export function preloadPageAt(variant: SiteVariant, pathname: string): void {
+  const path = pathname.replace(/(.)\/+$/, '$1');
+  const page = variant === 'enterprise' ? ENTERPRISE_PAGES[path] : path === '/' ? undefined : routeAt(path)?.page;
+  void page?.preload().catch(() => undefined);
 }
 
 function MainRoutes() {

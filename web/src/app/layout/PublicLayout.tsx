@@ -17,9 +17,23 @@ export function PublicLayout() {
   );
 }
 
-/** Where a page's chunk is awaited: inside the layout, so header and footer stay put. */
+/**
+ * Where a page's chunk is awaited: inside the layout, so the header stays put. The fallback
+ * fills the screen so the footer is not painted under the header and then pushed down when
+ * the page arrives (a layout shift).
+ */
 export function PageSuspense({ children }: { children: React.ReactNode }) {
-  return <Suspense fallback={<PageSpinner label="Loading" />}>{children}</Suspense>;
+  return (
+    <Suspense
+      fallback={
+        <div className="flex min-h-dvh flex-1">
+          <PageSpinner label="Loading" />
+        </div>
+      }
+    >
+      {children}
+    </Suspense>
+  );
 }
 
 export function SkipLink() {
