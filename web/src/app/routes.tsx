@@ -8,7 +8,6 @@ import { EnterpriseLayout } from './layout/EnterpriseLayout';
 import { PublicLayout } from './layout/PublicLayout';
 import { lazyPage, type LazyPage } from './lazy-page';
 import { PageLoadErrorBoundary } from './PageLoadErrorBoundary';
-import { Toaster } from './providers';
 import { RequireAuth } from './RequireAuth';
 import type { SiteVariant } from './variant';
 
@@ -47,7 +46,6 @@ const pages = {
 export async function preloadAllPages(): Promise<void> {
   await Promise.all([SignedInLayout, ...Object.values(pages)].map((page) => page.preload()));
   await (await import('./layout/SignedInLayout')).LunaWidget.preload();
-  await Toaster.preload();
 }
 
 interface PageRoute {
