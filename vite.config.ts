@@ -115,26 +115,6 @@ function precompress(): Plugin {
 }
 
 /**
- * Preloads the Latin subset of Inter from index.html: otherwise the browser finds the font
- * only after the stylesheet has arrived and the page has rendered text with it, one more
- * round trip before the headline gets its final look (Lighthouse: network dependency tree).
- */
-function preloadLatinFont(): Plugin {
-  return {
-    name: 'sixdigit:preload-latin-font',
-    apply: 'build',
-    transformIndexHtml: {
-      order: 'post',
-      handler(_html, ctx) {
-        const font = Object.keys(ctx.bundle ?? {}).find((file) => /inter-latin-wght-normal-[\w-]+\.woff2$/.test(file));
-        if (!font) return [];
-        return [{ tag: 'link', attrs: { rel: 'preload', href: `/${font}`, as: 'font', type: 'font/woff2', crossorigin: '' }, injectTo: 'head' }];
-      },
-    },
-  };
-}
-
-/**
  * Chunk layout (issue 11): the landing page loads `index` (app frame, landing, 404) and
  * `react` (React, React Router, TanStack Query — they change rarely, so they stay cached
  * across releases); every other page is its own chunk, fetched on demand, with the code it
@@ -161,7 +141,7 @@ const codeSplitting: CodeSplittingOptions = {
 export default defineConfig({
   root: here('./web'),
   publicDir: here('./web/public'),
-  plugins: [react(), tailwindcss(), pwa, preloadLatinFont(), precompress()],
+  plugins: [react(), tailwindcss(), pwa, precompress()],
   resolve: { alias },
   build: {
     outDir: here('./dist/web'),

@@ -111,6 +111,28 @@ async function audit(url: string, chromePort: number): Promise<RunResult> {
   return { scores, lcpMs: lhr.audits['largest-contentful-paint']?.numericValue ?? NaN, status: mainDocument?.statusCode, failing };
 }
 
+/**
+ * One Lighthouse run in a fresh Chromium (no service worker or cache left by the previous
+ * run). Lighthouse sometimes fails to record a trace on a busy machine (NO_NAVSTART): such a
+ * run is tried again, up to twice.
+ */
+async function auditWithRetry(url: string): Promise<RunResult> {
+  for (let attempt = 1; ; attempt++) {
+    const chrome = await chromeLauncher.launch({
+      chromePath: CHROMIUM_PATH,
+      chromeFlags: ['--headless', '--no-sandbox', '--disable-gpu', `--host-resolver-rules=MAP localhost 127.0.0.1, MAP ${ENTERPRISE_HOST} 127.0.0.1`],
+    });
+    try {
+      return await audit(url, chrome.port);
+    } catch (error) {
+      if (attempt >= 3) throw error;
+      process.stderr.write(`  (run failed, trying again: ${error instanceof Error ? error.message : String(error)})\n`);
+    } finally {
+      await chrome.kill();
+    }
+  }
+}
+
 async function main() {
   const { values } = parseArgs({
     options: {
@@ -128,10 +150,6 @@ async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), 'sixdigit-audit-'));
   const port = await freePort();
   const server = await startServer(port, dataDir);
-  const chrome = await chromeLauncher.launch({
-    chromePath: CHROMIUM_PATH,
-    chromeFlags: ['--headless', '--no-sandbox', '--disable-gpu', `--host-resolver-rules=MAP localhost 127.0.0.1, MAP ${ENTERPRISE_HOST} 127.0.0.1`],
-  });
 
   const rows: { page: PageToAudit; url: string; runs: RunResult[]; median: Record<Category, number>; lcpMs: number; pass: boolean }[] = [];
   try {
@@ -140,13 +158,12 @@ async function main() {
       const results: RunResult[] = [];
       for (let i = 1; i <= runs; i++) {
         process.stderr.write(`${page.label}: run ${i}/${runs}…\n`);
-        results.push(await audit(url, chrome.port));
+        results.push(await auditWithRetry(url));
       }
       const med = Object.fromEntries(CATEGORIES.map((c) => [c, median(results.map((r) => r.scores[c]))])) as Record<Category, number>;
       rows.push({ page, url, runs: results, median: med, lcpMs: median(results.map((r) => r.lcpMs)), pass: CATEGORIES.every((c) => med[c] >= TARGETS[c]) });
     }
   } finally {
-    await chrome.kill();
     server.kill();
     rmSync(dataDir, { recursive: true, force: true });
   }
