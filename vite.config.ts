@@ -1,8 +1,13 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
+import type { Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import type { CodeSplittingOptions } from 'rolldown';
 import { defineConfig } from 'vitest/config';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
@@ -67,15 +72,82 @@ const pwa = VitePWA({
   },
 });
 
+/**
+ * Writes `x.br` (brotli, best quality) and `x.gz` (gzip -9) beside every text file of the
+ * build, once, so the server sends them without compressing per request (server/src/features/
+ * static/compression.ts). Runs after the service worker is generated, so sw.js gets them too.
+ */
+function precompress(): Plugin {
+  const brotli = promisify(brotliCompress);
+  const gz = promisify(gzip);
+  const files = (dir: string): string[] =>
+    readdirSync(dir).flatMap((name) => {
+      const path = join(dir, name);
+      return statSync(path).isDirectory() ? files(path) : [path];
+    });
+  let outDir = '';
+  return {
+    name: 'sixdigit:precompress',
+    apply: 'build',
+    configResolved(config) {
+      outDir = config.build.outDir;
+    },
+    closeBundle: {
+      order: 'post',
+      sequential: true,
+      async handler() {
+        const texts = files(outDir).filter((f) => /\.(?:js|mjs|css|html|svg|json|webmanifest|txt|xml)$/.test(f));
+        await Promise.all(
+          texts.map(async (file) => {
+            const body = readFileSync(file);
+            if (body.length < 1024) return;
+            const [br, gzipped] = await Promise.all([
+              brotli(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length } }),
+              gz(body, { level: 9 }),
+            ]);
+            writeFileSync(`${file}.br`, br);
+            writeFileSync(`${file}.gz`, gzipped);
+          }),
+        );
+      },
+    },
+  };
+}
+
+/**
+ * Chunk layout (issue 11): the landing page loads `index` (app frame, landing, 404) and
+ * `react` (React, React Router, TanStack Query — they change rarely, so they stay cached
+ * across releases); every other page is its own chunk, fetched on demand, with the code it
+ * shares with other pages in chunks the bundler cuts by "which pages need it" (so a public
+ * page never pulls the signed-in app). Markdown and the charts are named chunks because few
+ * pages need them; icons travel together instead of as dozens of 200-byte files.
+ */
+const codeSplitting: CodeSplittingOptions = {
+  groups: [
+    { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router|@tanstack)[\\/]/, tags: ['$initial'], priority: 5 },
+    // Everything else the entry needs stays in the entry.
+    { name: 'index', tags: ['$initial'], priority: 4 },
+    {
+      name: 'markdown',
+      test: /node_modules[\\/](react-markdown|remark-|micromark|mdast-|hast-|unist-|unified|vfile|property-information|space-separated-tokens|comma-separated-tokens|decode-named-character-reference|character-entities|html-url-attributes|devlop|bail|trough|is-plain-obj|estree-util|ccount|markdown-table|longest-streak|zwitch|trim-lines|style-to-|inline-style-parser|escape-string-regexp)/,
+      priority: 3,
+    },
+    { name: 'charts', test: /node_modules[\\/](recharts|d3-|victory-vendor|internmap|decimal\.js-light|eventemitter3|reselect|immer|@reduxjs|redux|use-sync-external-store|es-toolkit|tiny-invariant)/, priority: 2 },
+    // Icons used after the first page would otherwise be dozens of 200-byte chunks.
+    { name: 'icons', test: /node_modules[\\/]lucide-react[\\/]dist[\\/]esm[\\/]icons[\\/]/, priority: 1 },
+  ],
+};
+
 export default defineConfig({
   root: here('./web'),
   publicDir: here('./web/public'),
-  plugins: [react(), tailwindcss(), pwa],
+  plugins: [react(), tailwindcss(), pwa, precompress()],
   resolve: { alias },
   build: {
     outDir: here('./dist/web'),
     emptyOutDir: true,
-    sourcemap: true,
+    sourcemap: false,
+    rolldownOptions: { output: { codeSplitting } },
   },
   server: {
     port: 5173,

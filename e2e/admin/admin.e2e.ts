@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { ADMIN_EMAIL, signInLocally, useE2E, visit } from '../support/harness';
+import { expectNoSeriousA11yViolations } from '../support/axe';
 
 const h = useE2E('admin/admin');
 
@@ -37,6 +38,7 @@ describe('the administrator', () => {
     await admin.getByRole('button', { name: 'Set up MFA' }).click();
     await admin.getByRole('img', { name: 'QR code for your authenticator app' }).waitFor();
     await h.screenshot(admin, '1-mfa-setup');
+    await expectNoSeriousA11yViolations(admin, { label: '1-mfa-setup' });
     const secret = (await admin.getByTestId('mfa-secret').textContent())!.trim();
     const confirm = admin.getByRole('button', { name: 'Confirm & Enable MFA' });
     await admin.getByLabel('6-digit code').fill('12345');
@@ -57,11 +59,13 @@ describe('the administrator', () => {
     await expect.poll(async () => (await admin.getByText('Active API Keys').locator('..').textContent()) ?? '').toContain('1');
     await admin.getByText('Database').first().waitFor();
     await h.screenshot(admin, '3-dashboard');
+    await expectNoSeriousA11yViolations(admin, { label: '3-dashboard' });
     const narrow = await h.newPage({ width: 390 });
     await narrow.context().addCookies(await admin.context().cookies());
     await visit(narrow, '/admin/dashboard');
     await narrow.getByRole('heading', { name: 'Admin dashboard' }).waitFor();
     await h.screenshot(narrow, '3b-dashboard-390');
+    await expectNoSeriousA11yViolations(narrow, { label: '3b-dashboard-390' });
 
     // Impersonate the owner with a reason: every page shows the banner; key regeneration is refused.
     await visit(admin, '/admin/impersonation');
@@ -73,6 +77,7 @@ describe('the administrator', () => {
     await admin.getByText(/Active impersonation/).waitFor();
     await admin.getByText('Journey Foods').first().waitFor();
     await h.screenshot(admin, '4-impersonating');
+    await expectNoSeriousA11yViolations(admin, { label: '4-impersonating' });
     await admin.getByRole('button', { name: /Regenerate/ }).first().click();
     await admin.getByRole('alertdialog').getByRole('button', { name: 'Regenerate key' }).click();
     await admin.getByText('API keys cannot be regenerated while impersonating a user.').first().waitFor();
@@ -101,18 +106,21 @@ describe('the administrator', () => {
     await admin.getByText('Financial Manager Assigned').first().waitFor();
     await admin.getByRole('list', { name: 'Financial Managers' }).getByText('fiona@admin-journey.example').waitFor();
     await h.screenshot(admin, '6-roles');
+    await expectNoSeriousA11yViolations(admin, { label: '6-roles' });
     await fm.reload();
     // At 390 px the navigation sits behind the menu button.
     await fm.getByRole('button', { name: 'Open navigation menu' }).click();
     await fm.getByRole('menuitem', { name: 'Finance' }).or(fm.getByRole('link', { name: 'Finance' })).first().click();
     await fm.getByRole('heading', { name: 'Financial manager desk' }).waitFor();
     await h.screenshot(fm, '6b-finance-desk-390');
+    await expectNoSeriousA11yViolations(fm, { label: '6b-finance-desk-390' });
 
     // The audit log has all of it.
     await visit(admin, '/admin/audit');
     await admin.getByRole('table').getByText('impersonation.started').first().waitFor();
     await admin.getByRole('table').getByText('user.role_changed').first().waitFor();
     await h.screenshot(admin, '7-audit');
+    await expectNoSeriousA11yViolations(admin, { label: '7-audit' });
     expect(h.pageErrors(admin)).toEqual([]);
   });
 });

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { toMigrationUris, type OtpAccount } from '../../common/otpauth';
 import { fakeCameraArgs, writeQrVideo } from '../support/fake-camera';
 import { signInLocally, useE2E, visit } from '../support/harness';
+import { expectNoSeriousA11yViolations } from '../support/axe';
 
 const work = mkdtempSync(join(tmpdir(), 'sixdigit-auth-e2e-'));
 const CAMERA_URI = 'otpauth://totp/Camera%20Corp:cam@example.com?secret=KRSXG5CTMVRXEZLUKRSXG5CTMVRXEZLU&issuer=Camera%20Corp';
@@ -72,6 +73,7 @@ describe('the personal authenticator', () => {
     await signInLocally(page, 'nila@example.com', 'Nila Das');
     await page.getByText('No TOTP Accounts').waitFor();
     await h.screenshot(page, '1-empty');
+    await expectNoSeriousA11yViolations(page, { label: '1-empty' });
 
     // Manual entry: lower case with spaces is accepted.
     await addManually(page, { name: 'nila@github', issuer: 'GitHub', secret: 'jbsw y3dp ehpk 3pxp' });
@@ -114,6 +116,7 @@ describe('the personal authenticator', () => {
     expect(await shownCode(page, 'Bank256: nila@bank')).toBe(oathtool(migrated[0]!.secret, 'sha256'));
     expect(await shownCode(page, 'Mail512: nila@mail')).toBe(oathtool(migrated[1]!.secret, 'sha512', 8));
     await h.screenshot(page, '3-accounts');
+    await expectNoSeriousA11yViolations(page, { label: '3-accounts' });
 
     // Click-to-copy.
     const code = await shownCode(page, 'GitHub: nila@github');
@@ -161,6 +164,7 @@ describe('the personal authenticator', () => {
     await awayFromStepBoundary();
     expect(await shownCode(page, 'Site: offline@site')).toBe(oathtool('JBSWY3DPEHPK3PXP'));
     await h.screenshot(page, '5-offline-390');
+    await expectNoSeriousA11yViolations(page, { label: '5-offline-390' });
     await page.context().setOffline(false);
   });
 });

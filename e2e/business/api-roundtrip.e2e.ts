@@ -4,6 +4,7 @@ import { grantCredits } from '../../server/src/features/credits/service';
 import { findUserByEmail } from '../../server/src/features/users/repo';
 import { findBusinessByOwner } from '../../server/src/features/business/repo';
 import { signInLocally, useE2E, visit } from '../support/harness';
+import { expectNoSeriousA11yViolations } from '../support/axe';
 
 const h = useE2E('business/api-roundtrip');
 
@@ -52,6 +53,7 @@ describe('a business owner', () => {
     await today.getByText('100%').waitFor();
     expect(await page.getByText('₹99.90').first().isVisible()).toBe(true);
     await h.screenshot(page, '2-dashboard-counted');
+    await expectNoSeriousA11yViolations(page, { label: '2-dashboard-counted' });
     expect(h.pageErrors(page)).toEqual([]);
   });
 });

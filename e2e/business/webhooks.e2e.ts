@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, describe, expect, it } from 'vitest';
 import { signInLocally, useE2E, visit } from '../support/harness';
+import { expectNoSeriousA11yViolations } from '../support/axe';
 
 const h = useE2E('business/webhooks');
 
@@ -48,6 +49,7 @@ describe('webhooks on the business dashboard', () => {
     const log = page.getByRole('region', { name: 'Delivery log table' });
     await log.getByText('Success').waitFor({ timeout: 15_000 });
     await h.screenshot(page, '2-log-success');
+    await expectNoSeriousA11yViolations(page, { label: '2-log-success' });
 
     expect(received).toHaveLength(1);
     const [delivery] = received;

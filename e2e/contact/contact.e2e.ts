@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { fund } from '../../test/support/verify-api';
 import { setUserRole } from '../../server/src/features/users/service';
 import { signInLocally, useE2E, visit } from '../support/harness';
+import { expectNoSeriousA11yViolations } from '../support/axe';
 
 const h = useE2E('contact/contact');
 
@@ -31,6 +32,7 @@ describe('support: the contact desk and Luna', () => {
     const reference = (await refundCard.getByRole('heading').textContent())!.replace('Your reference: ', '').trim();
     expect(reference).toMatch(/^SD-/);
     await h.screenshot(visitor, '1-contact-390');
+    await expectNoSeriousA11yViolations(visitor, { label: '1-contact-390' });
 
     // The status check, by reference and e-mail.
     await visitor.getByLabel('Reference').fill(reference);
@@ -52,6 +54,7 @@ describe('support: the contact desk and Luna', () => {
     await owner.getByRole('button', { name: 'Send message' }).click();
     await owner.getByRole('list', { name: 'My requests' }).getByText('UTR not credited').waitFor();
     await h.screenshot(owner, '2-contact-signed-in');
+    await expectNoSeriousA11yViolations(owner, { label: '2-contact-signed-in' });
 
     // The financial manager escalates it to the admin.
     const desk = await h.newPage({ width: 1280 });
@@ -67,6 +70,7 @@ describe('support: the contact desk and Luna', () => {
     await messages.getByText('UTR not credited').waitFor();
     await messages.getByText('Refund for an unused top-up').waitFor();
     await h.screenshot(desk, '3-desk-escalated');
+    await expectNoSeriousA11yViolations(desk, { label: '3-desk-escalated' });
 
     // The owner, with credit, asks Luna in the widget: real balance, then Python with their base URL.
     await fund(h.ctx, (await h.ctx.db.selectFrom('business').select('id').where('company_name', '=', 'Contact Co').executeTakeFirstOrThrow()).id, 250_000);
@@ -79,6 +83,7 @@ describe('support: the contact desk and Luna', () => {
     await luna.getByLabel('Ask Luna').press('Enter');
     await luna.getByText(`${h.baseUrl}/api/v1/verify`, { exact: false }).waitFor();
     await h.screenshot(owner, '4-luna-widget');
+    await expectNoSeriousA11yViolations(owner, { label: '4-luna-widget' });
     await luna.getByRole('button', { name: 'Minimise Luna' }).click();
     await owner.getByRole('button', { name: /Open Luna, new reply/ }).waitFor();
     expect(h.pageErrors(owner)).toEqual([]);

@@ -2,6 +2,7 @@ import { Secret, TOTP } from 'otpauth';
 import { describe, expect, it } from 'vitest';
 import { setUserRole } from '../../server/src/features/users/service';
 import { signInLocally, useE2E, visit } from '../support/harness';
+import { expectNoSeriousA11yViolations } from '../support/axe';
 
 const h = useE2E('payments/money-loop');
 
@@ -24,6 +25,7 @@ describe('the money loop', () => {
     const reference = (await business.getByTestId('payment-reference').first().textContent())!.trim();
     expect(reference).toMatch(/^SXD-/);
     await h.screenshot(business, '1-bank-qr');
+    await expectNoSeriousA11yViolations(business, { label: '1-bank-qr' });
     await business.getByLabel('Bank transaction ID (UTR)').fill('UTR4455667788');
     await business.getByRole('button', { name: 'Submit payment for verification' }).click();
     await business.getByText(/Payment submitted/).first().waitFor();
@@ -40,6 +42,7 @@ describe('the money loop', () => {
     const pending = desk.getByRole('list', { name: 'Pending approvals' });
     await pending.getByText(reference).waitFor();
     await h.screenshot(desk, '2-desk-pending');
+    await expectNoSeriousA11yViolations(desk, { label: '2-desk-pending' });
     await desk.getByRole('button', { name: 'Approve ₹5,000 from Loop Retail' }).click();
     await desk.getByRole('dialog', { name: 'Approve payment' }).getByRole('button', { name: 'Approve and add credits' }).click();
     await desk.getByRole('list', { name: 'Recently processed' }).getByText(reference).waitFor();
@@ -49,6 +52,7 @@ describe('the money loop', () => {
     await business.getByRole('region', { name: 'Payment notices' }).getByText(/Payment approved/).waitFor();
     await business.getByText(/50,000 verifications left/).first().waitFor();
     await h.screenshot(business, '3-credited');
+    await expectNoSeriousA11yViolations(business, { label: '3-credited' });
 
     // And can spend them through the API.
     const call = async (path: string, body: unknown) =>

@@ -28,6 +28,7 @@ import { paymentMethodsRoutes } from './features/payments/methods-routes';
 import { paymentRoutes, razorpayWebhookRoutes } from './features/payments/routes';
 import { siteRoutes } from './features/site/routes';
 import { pageHtml } from './features/site/service';
+import { COMPRESSIBLE_FILE, CompressedBodyCache, sendCompressed } from './features/static/compression';
 import { createApiKeyRateLimit, verifyRoutesV1 } from './features/verify/routes.v1';
 import { webhookRoutes } from './features/webhooks/routes';
 import { installErrorHandling } from './lib/error-handler';
@@ -231,23 +232,36 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   return app;
 }
 
-/** Serves the built single-page app: hashed assets cached for a year, index.html never cached. */
+/** Build files the server never hands out: source maps (if a build made them) and the .br/.gz twins, which are only sent in place of their original. */
+const PRIVATE_BUILD_FILE = /\.(?:map|br|gz)$/i;
+/** Paths that name a file: when there is no such file the answer is 404, not the page. */
+const FILE_LIKE_PATH = /\.(?:map|js|mjs|css|png|jpe?g|gif|webp|ico|svg|woff2?|json|webmanifest|br|gz)$/i;
+
+/**
+ * Serves the built single-page app: hashed assets cached for a year, index.html never cached;
+ * text files brotli/gzip-compressed at build time, the page compressed once per variant.
+ */
 async function registerWebApp(app: FastifyInstance): Promise<void> {
   const { config } = app.ctx;
   const root = resolve(config.webDistDir);
   const indexFile = resolve(root, 'index.html');
   const indexHtml = existsSync(indexFile) ? readFileSync(indexFile, 'utf8') : undefined;
+  const compressedPages = new CompressedBodyCache();
 
   if (indexHtml) {
     await app.register(fastifyStatic, {
       root,
       index: false,
       wildcard: true,
+      // Sends x.js.br / x.js.gz (written by the build) when the browser accepts them.
+      preCompressed: true,
+      allowedPath: (pathname) => !PRIVATE_BUILD_FILE.test(pathname),
       // Our setHeaders decides caching; the plugin's own max-age=0 would overwrite it.
       cacheControl: false,
       setHeaders: (res, filePath) => {
         const immutable = filePath.includes(`${resolve(root, 'assets')}`);
         res.setHeader('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+        if (COMPRESSIBLE_FILE.test(filePath.replace(/\.(?:br|gz)$/, ''))) res.setHeader('vary', 'accept-encoding');
       },
     });
   }
@@ -259,9 +273,11 @@ async function registerWebApp(app: FastifyInstance): Promise<void> {
         .type('text/plain; charset=utf-8')
         .send('The web app is not built yet. Run `npm run build` (npm start does it for you).');
     }
-    // The variant marker plus each public page's own title, description and preview tags.
+    // The variant marker plus each public page's own title, description and preview tags,
+    // compressed once per distinct page (the cache is keyed by content).
     const html = pageHtml(indexHtml, request, config);
-    return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(html);
+    reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8');
+    return sendCompressed(request, reply, html, compressedPages);
   };
 
   // The static plugin would answer "/" itself (a folder, index off); the page router owns it.
@@ -269,7 +285,8 @@ async function registerWebApp(app: FastifyInstance): Promise<void> {
 
   app.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split('?')[0] ?? '';
-    const wantsPage = request.method === 'GET' && !path.startsWith('/api/') && !path.startsWith('/v1/') && !path.startsWith('/assets/');
+    const wantsPage =
+      request.method === 'GET' && !path.startsWith('/api/') && !path.startsWith('/v1/') && !path.startsWith('/assets/') && !FILE_LIKE_PATH.test(path);
     if (!wantsPage) {
       return reply.status(404).send(envelope('not_found', `No route for ${request.method} ${path}.`, request.id));
     }

@@ -3,14 +3,19 @@ import { createRoot } from 'react-dom/client';
 import '@fontsource-variable/inter';
 import './styles.css';
 import { App } from '@/app/App';
+import { preloadPageAt } from '@/app/routes';
 import { registerServiceWorker } from '@/app/service-worker';
+import { detectVariant } from '@/app/variant';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('The page has no #root element.');
 
+const variant = detectVariant();
+preloadPageAt(variant, window.location.pathname);
+
 createRoot(root).render(
   <StrictMode>
-    <App />
+    <App variant={variant} />
   </StrictMode>,
 );
 

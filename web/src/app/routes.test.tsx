@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { hardNavigate } from '@/lib/navigation';
-import { ada, admin, renderApp, stubServer } from '@/test/render-app';
+import { ada, admin, jsonResponse, renderApp, stubServer } from '@/test/render-app';
 
 vi.mock('@/lib/navigation', async (importOriginal) => ({
   ...(await importOriginal<typeof import('@/lib/navigation')>()),
@@ -13,10 +13,21 @@ beforeEach(() => vi.mocked(hardNavigate).mockClear());
 afterEach(() => vi.unstubAllGlobals());
 
 describe('main variant, signed out', () => {
-  it('shows a centred loading spinner while the auth check is pending', () => {
-    vi.stubGlobal('fetch', vi.fn(() => new Promise<Response>(() => {})));
+  it('shows the landing page, not a spinner, while the session is still loading', () => {
+    const fetchMock = vi.fn(() => new Promise<Response>(() => {}));
+    vi.stubGlobal('fetch', fetchMock);
     renderApp('/');
+    expect(screen.getByRole('heading', { level: 1, name: /Replace SMS OTPs with TOTP/ })).toBeInTheDocument();
+    expect(screen.queryByRole('status', { name: 'Loading' })).not.toBeInTheDocument();
+    expect(fetchMock).toHaveBeenCalledWith('/api/auth/user', expect.anything());
+  });
+
+  it('keeps a protected route on a spinner while the session loads, showing neither the page nor the landing', () => {
+    vi.stubGlobal('fetch', vi.fn(() => new Promise<Response>(() => {})));
+    renderApp('/totp');
     expect(screen.getByRole('status', { name: 'Loading' })).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { level: 1 })).not.toBeInTheDocument();
+    expect(hardNavigate).not.toHaveBeenCalled();
   });
 
   it('shows the public landing page at /', async () => {
@@ -130,8 +141,22 @@ describe('main variant, signed in', () => {
   it('shows the 404 page for an unknown path', async () => {
     stubServer(ada);
     renderApp('/does-not-exist');
-    expect(await screen.findByRole('heading', { name: '404 Page Not Found' })).toBeInTheDocument();
-    expect(screen.getByRole('banner')).toBeInTheDocument();
+    // The public 404 may show while the session loads; the signed-in one has the header.
+    expect(await screen.findByRole('banner')).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: '404 Page Not Found' })).toBeInTheDocument();
+  });
+
+  it('swaps the landing page for the authenticator at / once the session says signed in', async () => {
+    let answer: (response: Response) => void = () => {};
+    vi.stubGlobal('fetch', vi.fn(() => new Promise<Response>((resolve) => (answer = resolve))));
+    renderApp('/');
+    expect(screen.getByRole('heading', { level: 1, name: /Replace SMS OTPs with TOTP/ })).toBeInTheDocument();
+
+    stubServer(ada); // the authenticator's own requests
+    answer(jsonResponse(200, ada));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Authenticator' })).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: /Replace SMS OTPs with TOTP/ })).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Account menu for Ada Lovelace' })).toBeInTheDocument();
   });
 });
 

@@ -1,99 +1,170 @@
-import type { ReactElement } from 'react';
-import { Navigate, Route, Routes } from 'react-router';
+import { createElement, Suspense, useEffect, useState, type ReactElement } from 'react';
+import { matchPath, Navigate, Route, Routes, useLocation } from 'react-router';
 import { PageSpinner } from '@/components/ui/spinner';
-import { useCurrentUser } from '@/features/auth/api';
-import { EnterpriseDocsPage } from '@/features/enterprise/EnterpriseDocsPage';
-import { EnterpriseLandingPage } from '@/features/enterprise/EnterpriseLandingPage';
-import { EnterprisePricingPage } from '@/features/enterprise/EnterprisePricingPage';
-import { AdminAuditPage } from '@/features/admin/AdminAuditPage';
-import { AdminBusinessesPage } from '@/features/admin/AdminBusinessesPage';
-import { AdminDashboardPage } from '@/features/admin/AdminDashboardPage';
-import { AdminImpersonationPage } from '@/features/admin/AdminImpersonationPage';
-import { AdminPaymentsPage } from '@/features/admin/AdminPaymentsPage';
-import { AdminRolesPage } from '@/features/admin/AdminRolesPage';
-import { AdminSetupPage } from '@/features/admin/AdminSetupPage';
-import { AuthenticatorPage } from '@/features/authenticator/AuthenticatorPage';
-import { BlogListPage, BlogPostPage } from '@/features/blog';
-import { AccountTotpPage } from '@/features/account-totp/AccountTotpPage';
-import { BusinessPage } from '@/features/business/BusinessPage';
-import { ContactPage } from '@/features/contact/ContactPage';
-import { FinancialDeskPage } from '@/features/financial/FinancialDeskPage';
-import { HomePage } from '@/features/home/HomePage';
+import { useCurrentUser, type CurrentUser } from '@/features/auth/api';
 import { LandingPage } from '@/features/landing/LandingPage';
 import { NotFoundPage } from '@/features/not-found/NotFoundPage';
-import { PaymentMethodsPage } from '@/features/payment-methods/PaymentMethodsPage';
-import { AddCreditsPage } from '@/features/payments/AddCreditsPage';
-import { QrTestPage } from '@/features/qr-test/QrTestPage';
 import { EnterpriseLayout } from './layout/EnterpriseLayout';
-import { PublicLayout, SignedInLayout } from './layout/SignedInLayout';
+import { PublicLayout } from './layout/PublicLayout';
+import { lazyPage, type LazyPage } from './lazy-page';
+import { PageLoadErrorBoundary } from './PageLoadErrorBoundary';
 import { RequireAuth } from './RequireAuth';
 import type { SiteVariant } from './variant';
 
+/*
+ * Only the landing page, the layouts' frames and the 404 page ship in the entry script. Every
+ * other page is its own chunk, fetched when first shown (issue 11: public pages must not wait
+ * for the signed-in app; the authenticator, admin, charts and Markdown load on demand).
+ */
+const SignedInLayout = lazyPage(() => import('./layout/SignedInLayout').then((m) => m.SignedInLayout));
+
+const pages = {
+  AuthenticatorPage: lazyPage(() => import('@/features/authenticator/AuthenticatorPage').then((m) => m.AuthenticatorPage)),
+  HomePage: lazyPage(() => import('@/features/home/HomePage').then((m) => m.HomePage)),
+  AccountTotpPage: lazyPage(() => import('@/features/account-totp/AccountTotpPage').then((m) => m.AccountTotpPage)),
+  BusinessPage: lazyPage(() => import('@/features/business/BusinessPage').then((m) => m.BusinessPage)),
+  AddCreditsPage: lazyPage(() => import('@/features/payments/AddCreditsPage').then((m) => m.AddCreditsPage)),
+  QrTestPage: lazyPage(() => import('@/features/qr-test/QrTestPage').then((m) => m.QrTestPage)),
+  ContactPage: lazyPage(() => import('@/features/contact/ContactPage').then((m) => m.ContactPage)),
+  FinancialDeskPage: lazyPage(() => import('@/features/financial/FinancialDeskPage').then((m) => m.FinancialDeskPage)),
+  AdminSetupPage: lazyPage(() => import('@/features/admin/AdminSetupPage').then((m) => m.AdminSetupPage)),
+  AdminDashboardPage: lazyPage(() => import('@/features/admin/AdminDashboardPage').then((m) => m.AdminDashboardPage)),
+  AdminPaymentsPage: lazyPage(() => import('@/features/admin/AdminPaymentsPage').then((m) => m.AdminPaymentsPage)),
+  AdminImpersonationPage: lazyPage(() => import('@/features/admin/AdminImpersonationPage').then((m) => m.AdminImpersonationPage)),
+  AdminRolesPage: lazyPage(() => import('@/features/admin/AdminRolesPage').then((m) => m.AdminRolesPage)),
+  AdminAuditPage: lazyPage(() => import('@/features/admin/AdminAuditPage').then((m) => m.AdminAuditPage)),
+  AdminBusinessesPage: lazyPage(() => import('@/features/admin/AdminBusinessesPage').then((m) => m.AdminBusinessesPage)),
+  BlogListPage: lazyPage(() => import('@/features/blog').then((m) => m.BlogListPage)),
+  BlogPostPage: lazyPage(() => import('@/features/blog').then((m) => m.BlogPostPage)),
+  PaymentMethodsPage: lazyPage(() => import('@/features/payment-methods/PaymentMethodsPage').then((m) => m.PaymentMethodsPage)),
+  EnterpriseLandingPage: lazyPage(() => import('@/features/enterprise/EnterpriseLandingPage').then((m) => m.EnterpriseLandingPage)),
+  EnterprisePricingPage: lazyPage(() => import('@/features/enterprise/EnterprisePricingPage').then((m) => m.EnterprisePricingPage)),
+  EnterpriseDocsPage: lazyPage(() => import('@/features/enterprise/EnterpriseDocsPage').then((m) => m.EnterpriseDocsPage)),
+} satisfies Record<string, LazyPage>;
+
+/** Loads every page's chunk (tests render the routes synchronously after this). */
+export async function preloadAllPages(): Promise<void> {
+  await Promise.all([SignedInLayout, ...Object.values(pages)].map((page) => page.preload()));
+  await (await import('./layout/SignedInLayout')).LunaWidget.preload();
+}
+
 interface PageRoute {
   path: string;
-  element: ReactElement;
+  page?: LazyPage;
+  redirect?: string;
 }
+
+const element = ({ page, redirect }: PageRoute): ReactElement =>
+  redirect ? <Navigate to={redirect} replace /> : createElement(page!);
 
 /**
  * Main variant, open to everyone. The admin and financial-manager pages check the role
  * themselves (SPEC §2), so their routes exist for every visitor.
  */
 const PUBLIC_ROUTES: PageRoute[] = [
-  { path: '/blog', element: <BlogListPage /> },
-  { path: '/blog/:id', element: <BlogPostPage /> },
-  { path: '/payment-methods', element: <PaymentMethodsPage /> },
-  { path: '/contact', element: <ContactPage /> },
-  { path: '/admin', element: <AdminSetupPage /> },
-  { path: '/admin/dashboard', element: <AdminDashboardPage /> },
-  { path: '/admin/payments', element: <AdminPaymentsPage /> },
-  { path: '/admin/impersonation', element: <AdminImpersonationPage /> },
-  { path: '/admin/roles', element: <AdminRolesPage /> },
-  { path: '/admin/audit', element: <AdminAuditPage /> },
-  { path: '/admin/businesses', element: <AdminBusinessesPage /> },
+  { path: '/blog', page: pages.BlogListPage },
+  { path: '/blog/:id', page: pages.BlogPostPage },
+  { path: '/payment-methods', page: pages.PaymentMethodsPage },
+  { path: '/contact', page: pages.ContactPage },
+  { path: '/admin', page: pages.AdminSetupPage },
+  { path: '/admin/dashboard', page: pages.AdminDashboardPage },
+  { path: '/admin/payments', page: pages.AdminPaymentsPage },
+  { path: '/admin/impersonation', page: pages.AdminImpersonationPage },
+  { path: '/admin/roles', page: pages.AdminRolesPage },
+  { path: '/admin/audit', page: pages.AdminAuditPage },
+  { path: '/admin/businesses', page: pages.AdminBusinessesPage },
   // The names SPEC §2 uses for the same pages.
-  { path: '/admin-dashboard', element: <Navigate to="/admin/dashboard" replace /> },
-  { path: '/admin-role-management', element: <Navigate to="/admin/roles" replace /> },
-  { path: '/admin-payments', element: <Navigate to="/admin/payments" replace /> },
-  { path: '/financial-manager', element: <FinancialDeskPage /> },
+  { path: '/admin-dashboard', redirect: '/admin/dashboard' },
+  { path: '/admin-role-management', redirect: '/admin/roles' },
+  { path: '/admin-payments', redirect: '/admin/payments' },
+  { path: '/financial-manager', page: pages.FinancialDeskPage },
 ];
 
 /** Main variant, signed-in only; signed-out visitors are sent to /api/login?returnTo=<path>. */
 const PROTECTED_ROUTES: PageRoute[] = [
-  { path: '/multi-totp', element: <AuthenticatorPage /> },
-  { path: '/home', element: <HomePage /> },
-  { path: '/totp', element: <AccountTotpPage /> },
-  { path: '/business', element: <BusinessPage /> },
-  { path: '/business/add-credits', element: <AddCreditsPage /> },
-  { path: '/business-dashboard', element: <Navigate to="/business" replace /> },
-  { path: '/testQR', element: <QrTestPage /> },
+  { path: '/multi-totp', page: pages.AuthenticatorPage },
+  { path: '/home', page: pages.HomePage },
+  { path: '/totp', page: pages.AccountTotpPage },
+  { path: '/business', page: pages.BusinessPage },
+  { path: '/business/add-credits', page: pages.AddCreditsPage },
+  { path: '/business-dashboard', redirect: '/business' },
+  { path: '/testQR', page: pages.QrTestPage },
 ];
 
-function pageRoutes(user: boolean) {
+/** Signed in, `/` is the authenticator (SPEC §2). */
+const SIGNED_IN_INDEX: PageRoute = { path: '/', page: pages.AuthenticatorPage };
+
+function pageRoutes(signedIn: boolean) {
   return [
-    ...PUBLIC_ROUTES.map(({ path, element }) => <Route key={path} path={path} element={element} />),
-    ...PROTECTED_ROUTES.map(({ path, element }) => (
-      <Route key={path} path={path} element={user ? element : <RequireAuth>{element}</RequireAuth>} />
+    ...PUBLIC_ROUTES.map((route) => <Route key={route.path} path={route.path} element={element(route)} />),
+    ...PROTECTED_ROUTES.map((route) => (
+      <Route
+        key={route.path}
+        path={route.path}
+        element={signedIn ? element(route) : <RequireAuth>{element(route)}</RequireAuth>}
+      />
     )),
     <Route key="*" path="*" element={<NotFoundPage />} />,
   ];
 }
 
+const routeAt = (pathname: string): PageRoute | undefined =>
+  [SIGNED_IN_INDEX, ...PUBLIC_ROUTES, ...PROTECTED_ROUTES].find((route) => matchPath(route.path, pathname));
+
+/**
+ * Whether the signed-in app can be shown at `pathname` without a spinner: the signed-in
+ * layout and that page are loaded. Until then the public view stays on screen (the landing
+ * page at `/`) while both chunks are fetched together — not one after the other, which is
+ * what rendering the lazy layout with the lazy page inside it would do.
+ */
+function useSignedInAppReady(user: CurrentUser | null, pathname: string): boolean {
+  const loaded = SignedInLayout.loaded && (routeAt(pathname)?.page?.loaded ?? true);
+  const [settled, setSettled] = useState(false);
+  useEffect(() => {
+    if (!user || loaded || settled) return;
+    let live = true;
+    const page = routeAt(pathname)?.page;
+    // Failures are shown by the error boundary once the app renders.
+    void Promise.allSettled([SignedInLayout.preload(), page?.preload()]).then(() => {
+      if (live) setSettled(true);
+    });
+    return () => {
+      live = false;
+    };
+  }, [user, loaded, settled, pathname]);
+  return loaded || settled;
+}
+
+const ENTERPRISE_PAGES: Record<string, LazyPage> = {
+  '/': pages.EnterpriseLandingPage,
+  '/pricing': pages.EnterprisePricingPage,
+  '/docs': pages.EnterpriseDocsPage,
+  '/documentation': pages.EnterpriseDocsPage,
+};
+
+/**
+ * Starts fetching the chunk of the page at `pathname` before the first render, so it arrives
+ * beside the entry script instead of after React has rendered the layout around it.
+ */
+export function preloadPageAt(variant: SiteVariant, pathname: string): void {
+  const path = pathname.replace(/(.)\/+$/, '$1');
+  const page = variant === 'enterprise' ? ENTERPRISE_PAGES[path] : path === '/' ? undefined : routeAt(path)?.page;
+  void page?.preload().catch(() => undefined);
+}
+
 function MainRoutes() {
-  const { user, isLoading } = useCurrentUser();
+  // Signed out and while the session is still loading, the visitor gets the public site at
+  // once: `/` is the landing page (never a bare spinner), public pages render, and protected
+  // pages wait in RequireAuth. Only when the session says "signed in" does the app swap in.
+  const { user } = useCurrentUser();
+  const { pathname } = useLocation();
+  const signedInReady = useSignedInAppReady(user, pathname);
 
-  if (isLoading) {
-    return (
-      <div className="flex min-h-dvh flex-1">
-        <PageSpinner label="Loading" />
-      </div>
-    );
-  }
-
-  if (user) {
+  if (user && signedInReady) {
     return (
       <Routes>
         <Route element={<SignedInLayout user={user} />}>
-          <Route index element={<AuthenticatorPage />} />
+          <Route index element={element(SIGNED_IN_INDEX)} />
           {pageRoutes(true)}
         </Route>
       </Routes>
@@ -113,10 +184,10 @@ function EnterpriseRoutes() {
   return (
     <Routes>
       <Route element={<EnterpriseLayout />}>
-        <Route index element={<EnterpriseLandingPage />} />
-        <Route path="/pricing" element={<EnterprisePricingPage />} />
-        <Route path="/docs" element={<EnterpriseDocsPage />} />
-        <Route path="/documentation" element={<EnterpriseDocsPage />} />
+        <Route index element={<pages.EnterpriseLandingPage />} />
+        <Route path="/pricing" element={<pages.EnterprisePricingPage />} />
+        <Route path="/docs" element={<pages.EnterpriseDocsPage />} />
+        <Route path="/documentation" element={<pages.EnterpriseDocsPage />} />
         <Route path="*" element={<NotFoundPage />} />
       </Route>
     </Routes>
@@ -125,5 +196,13 @@ function EnterpriseRoutes() {
 
 /** Host-dependent routing (SPEC §2). */
 export function AppRoutes({ variant }: { variant: SiteVariant }) {
-  return variant === 'enterprise' ? <EnterpriseRoutes /> : <MainRoutes />;
+  const { pathname } = useLocation();
+  return (
+    <PageLoadErrorBoundary resetKey={pathname}>
+      {/* Layouts hold their own boundary around the page; this one covers the signed-in layout. */}
+      <Suspense fallback={<div className="flex min-h-dvh flex-1"><PageSpinner label="Loading" /></div>}>
+        {variant === 'enterprise' ? <EnterpriseRoutes /> : <MainRoutes />}
+      </Suspense>
+    </PageLoadErrorBoundary>
+  );
 }

@@ -3,9 +3,12 @@ import { render } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { vi } from 'vitest';
 import { AppProviders, createAppQueryClient } from '@/app/providers';
-import { AppRoutes } from '@/app/routes';
+import { AppRoutes, preloadAllPages } from '@/app/routes';
 import type { SiteVariant } from '@/app/variant';
 import type { CurrentUser } from '@/features/auth/api';
+
+// Pages are lazy chunks in the app; loaded up front here, the routes render synchronously.
+await preloadAllPages();
 
 export const ada: CurrentUser = {
   id: 'usr_ada',

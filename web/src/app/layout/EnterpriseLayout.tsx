@@ -3,7 +3,7 @@ import { USD_MICROS_PER_VERIFICATION, formatUsd } from '@common/pricing';
 import { cn } from '@/lib/utils';
 import { Brand } from './Brand';
 import { SiteFooter } from './SiteFooter';
-import { SkipLink } from './SignedInLayout';
+import { PageSuspense, SkipLink } from './PublicLayout';
 
 const ENTERPRISE_NAV = [
   { label: 'Overview', to: '/', isActive: (p: string) => p === '/' },
@@ -50,7 +50,9 @@ export function EnterpriseLayout() {
         </div>
       </header>
       <main id="main" tabIndex={-1} className="flex flex-1 flex-col outline-none">
-        <Outlet />
+        <PageSuspense>
+          <Outlet />
+        </PageSuspense>
       </main>
       <SiteFooter
         links={ENTERPRISE_NAV.map(({ label, to }) => ({ label, to }))}

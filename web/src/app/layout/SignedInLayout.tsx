@@ -1,9 +1,14 @@
+import { Suspense } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { ImpersonationBanner, UserNotices } from '@/features/admin/components/ImpersonationBanner';
 import type { CurrentUser } from '@/features/auth/api';
-import { LunaWidget } from '@/features/luna/LunaWidget';
+import { lazyPage } from '../lazy-page';
+import { PageSuspense, SkipLink } from './PublicLayout';
 import { SiteFooter } from './SiteFooter';
 import { SiteHeader } from './SiteHeader';
+
+// Luna's chat (and its Markdown renderer) is not needed to show the page: it comes after.
+export const LunaWidget = lazyPage(() => import('@/features/luna/LunaWidget').then((m) => m.LunaWidget));
 
 const FOOTER_LINKS = [
   { label: 'Home', to: '/home' },
@@ -22,31 +27,17 @@ export function SignedInLayout({ user }: { user: CurrentUser }) {
       <SiteHeader user={user} />
       <main id="main" tabIndex={-1} className="flex flex-1 flex-col outline-none">
         <UserNotices user={user} />
-        <Outlet />
+        <PageSuspense>
+          <Outlet />
+        </PageSuspense>
       </main>
       <SiteFooter links={FOOTER_LINKS} tagline="TOTP verification at ₹0.10 per verification" />
       {/* /contact brings its own Luna (it is there for visitors too). */}
-      {pathname !== '/contact' && <LunaWidget userId={user.id} />}
+      {pathname !== '/contact' && (
+        <Suspense fallback={null}>
+          <LunaWidget userId={user.id} />
+        </Suspense>
+      )}
     </>
-  );
-}
-
-/** Main variant, signed out: pages bring their own header (the landing page, the blog). */
-export function PublicLayout() {
-  return (
-    <main id="main" tabIndex={-1} className="flex flex-1 flex-col outline-none">
-      <Outlet />
-    </main>
-  );
-}
-
-export function SkipLink() {
-  return (
-    <a
-      href="#main"
-      className="sr-only z-50 rounded-md bg-primary px-3 py-2 text-sm font-medium text-primary-foreground focus:not-sr-only focus:fixed focus:top-3 focus:left-3"
-    >
-      Skip to content
-    </a>
   );
 }

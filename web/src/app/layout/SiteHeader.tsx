@@ -46,7 +46,7 @@ export function SiteHeader({ user }: { user: CurrentUser }) {
         </nav>
 
         <div className="ml-auto flex items-center gap-1 md:ml-0">
-          <DropdownMenu>
+          <DropdownMenu modal={false}>
             <DropdownMenuTrigger asChild>
               <Button variant="ghost" size="icon" className="md:hidden" aria-label="Open navigation menu">
                 <Menu aria-hidden="true" />

@@ -18,7 +18,7 @@ import { userInitials } from './initials';
 export function UserMenu({ user }: { user: CurrentUser }) {
   const name = displayName(user);
   return (
-    <DropdownMenu>
+    <DropdownMenu modal={false}>
       <DropdownMenuTrigger asChild>
         <Button variant="ghost" size="icon" className="rounded-full" aria-label={`Account menu for ${name}`}>
           <Avatar className="size-8">

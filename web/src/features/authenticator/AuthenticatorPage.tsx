@@ -56,7 +56,7 @@ function Authenticator({ userId }: { userId: string }) {
           <p className="text-sm text-muted-foreground">Codes for your accounts, computed on this device.</p>
         </div>
         <div className="flex gap-2">
-          <DropdownMenu>
+          <DropdownMenu modal={false}>
             <DropdownMenuTrigger asChild>
               <Button type="button" variant="outline" disabled={!accounts}>
                 Import / Export

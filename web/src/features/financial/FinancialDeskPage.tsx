@@ -145,14 +145,13 @@ function StatsGrid({ stats, isLoading }: { stats: DeskStats | undefined; isLoadi
   return (
     <dl className="grid grid-cols-2 gap-3 lg:grid-cols-4" aria-busy={isLoading || undefined}>
       {items.map(({ label, value, icon: Icon }) => (
-        <Card key={label} className="gap-1 py-4">
-          <CardContent className="space-y-1 px-4">
-            <dt className="flex items-center gap-1.5 text-xs font-medium text-muted-foreground sm:text-sm">
-              <Icon className="size-4 shrink-0" aria-hidden="true" />
-              {label}
-            </dt>
-            <dd className="text-2xl font-semibold tabular-nums">{value ?? <Skeleton className="h-8 w-16" />}</dd>
-          </CardContent>
+        // The card itself is the <dl> group: a <dt>/<dd> pair may sit in one <div>, no deeper.
+        <Card key={label} className="gap-1 px-4 py-4">
+          <dt className="flex items-center gap-1.5 text-xs font-medium text-muted-foreground sm:text-sm">
+            <Icon className="size-4 shrink-0" aria-hidden="true" />
+            {label}
+          </dt>
+          <dd className="text-2xl font-semibold tabular-nums">{value ?? <Skeleton className="h-8 w-16" />}</dd>
         </Card>
       ))}
     </dl>

@@ -124,7 +124,7 @@ export function LunaWidget({ userId = null, hasApiKey = false, initialOpen = fal
         <h2 id={titleId} className="flex items-center gap-2 font-semibold">
           <Sparkles className="size-4" aria-hidden="true" />
           Luna
-          <span className="text-xs font-normal opacity-80">Sixdigit assistant</span>
+          <span className="text-xs font-normal opacity-90">Sixdigit assistant</span>
         </h2>
         <span className="flex gap-1">
           <Button type="button" size="icon" variant="ghost" className="size-8 text-primary-foreground hover:bg-white/15 hover:text-primary-foreground" aria-label="Minimise Luna" onClick={() => setView('minimized')}>
@@ -135,7 +135,7 @@ export function LunaWidget({ userId = null, hasApiKey = false, initialOpen = fal
           </Button>
         </span>
       </header>
-      <div ref={listRef} className="flex-1 space-y-3 overflow-y-auto p-3" role="log" aria-live="polite" aria-label="Conversation with Luna">
+      <div ref={listRef} tabIndex={0} className="flex-1 space-y-3 overflow-y-auto p-3 outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-inset" role="log" aria-live="polite" aria-label="Conversation with Luna">
         {messages.map((m) => (
           <div key={m.id} className={cn('max-w-[90%] rounded-lg px-3 py-2', m.role === 'user' ? 'ml-auto bg-primary text-primary-foreground' : 'bg-muted')}>
             {m.role === 'user' ? <p className="text-sm whitespace-pre-wrap">{m.content}</p> : <Markdown>{m.content}</Markdown>}

@@ -97,25 +97,26 @@ function VolumeCard({ verifications }: { verifications: number }) {
       <CardContent className="flex flex-1 flex-col">
         <dl className="space-y-4 text-sm">
           {comparison.channels.map((c) => (
-            <div key={c.channel.id}>
-              <div className="flex items-baseline justify-between gap-3">
-                <dt className="text-muted-foreground">{c.channel.name}</dt>
-                <dd className="font-medium tabular-nums">{rupeeRange(c.lowPaise, c.highPaise)}</dd>
-              </div>
-              <CostBar lowPaise={c.lowPaise} highPaise={c.highPaise} maxPaise={maxPaise} />
+            // A <dl> group holds only <dt>/<dd>: the bar is a second <dd> spanning the row.
+            <div key={c.channel.id} className="grid grid-cols-[1fr_auto] items-baseline gap-x-3">
+              <dt className="text-muted-foreground">{c.channel.name}</dt>
+              <dd className="font-medium tabular-nums">{rupeeRange(c.lowPaise, c.highPaise)}</dd>
+              <dd className="col-span-2">
+                <CostBar lowPaise={c.lowPaise} highPaise={c.highPaise} maxPaise={maxPaise} />
+              </dd>
             </div>
           ))}
-          <div>
-            <div className="flex items-baseline justify-between gap-3">
-              <dt className="font-medium text-foreground">Sixdigit TOTP</dt>
-              <dd className="font-semibold text-primary tabular-nums">{formatRupees(comparison.sixdigitPaise)}</dd>
-            </div>
-            <CostBar
-              lowPaise={comparison.sixdigitPaise}
-              highPaise={comparison.sixdigitPaise}
-              maxPaise={maxPaise}
-              highlight
-            />
+          <div className="grid grid-cols-[1fr_auto] items-baseline gap-x-3">
+            <dt className="font-medium text-foreground">Sixdigit TOTP</dt>
+            <dd className="font-semibold text-primary tabular-nums">{formatRupees(comparison.sixdigitPaise)}</dd>
+            <dd className="col-span-2">
+              <CostBar
+                lowPaise={comparison.sixdigitPaise}
+                highPaise={comparison.sixdigitPaise}
+                maxPaise={maxPaise}
+                highlight
+              />
+            </dd>
           </div>
         </dl>
         {sms && (
