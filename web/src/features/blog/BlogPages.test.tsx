@@ -1,4 +1,4 @@
-import { render, screen, within } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -87,8 +87,13 @@ describe('/blog', () => {
   it('leaves the header and footer to the app for a signed-in person, and sends View API Docs to the API reference', async () => {
     stubServer(ada);
     renderApp('/blog');
-    const cta = await screen.findByRole('region', { name: 'Ready to replace SMS codes?' });
-    expect(within(cta).getByRole('link', { name: /View API Docs/ })).toHaveAttribute('href', '/api/v1/openapi.json');
+    // The public view shows first while the session and the signed-in app load; then the app swaps in.
+    await waitFor(() =>
+      expect(within(screen.getByRole('region', { name: 'Ready to replace SMS codes?' })).getByRole('link', { name: /View API Docs/ })).toHaveAttribute(
+        'href',
+        '/api/v1/openapi.json',
+      ),
+    );
     expect(screen.queryByRole('link', { name: 'Get Started' })).not.toBeInTheDocument();
     expect(screen.queryByRole('navigation', { name: 'Primary' })).not.toBeInTheDocument();
     expect(screen.queryByRole('navigation', { name: 'Support' })).not.toBeInTheDocument();
