@@ -1,9 +1,39 @@
 import type { Kysely, Selectable, Transaction } from 'kysely';
-import { toDate, toDateOrNull, toNumber } from '../../db/normalize';
-import { preparedQuery } from '../../db/prepared';
+import type { Db } from '../../db';
+import { toBoolean, toDate, toDateOrNull, toNumber } from '../../db/normalize';
+import { preparedQuery, type QueryTarget } from '../../db/prepared';
 import type { Database, EnrolmentTable, VerificationStatus, VerificationTable } from '../../db/types';
 
 type Executor = Kysely<Database> | Transaction<Database>;
+
+/**
+ * The transaction a check (or a group of checks) is recorded in: `run` for the prepared hot-path
+ * statements (synchronous on SQLite), `kysely` for everything else, both on the same transaction.
+ */
+export interface CheckTx {
+  run: QueryTarget;
+  kysely: Executor;
+}
+
+/**
+ * One transaction for a group of checks. On SQLite the connection is held for the whole of it
+ * (no other transaction can interleave) and the prepared statements run synchronously on it.
+ */
+export async function inCheckTransaction<T>(database: Db, work: (tx: CheckTx) => Promise<T>): Promise<T> {
+  const statements = database.sqlite;
+  if (!statements) return database.db.transaction().execute((trx) => work({ run: trx, kysely: trx }));
+  return database.db.connection().execute(async (conn) => {
+    statements.prepare('BEGIN IMMEDIATE').run();
+    try {
+      const result = await work({ run: { kysely: conn, statements }, kysely: conn });
+      statements.prepare('COMMIT').run();
+      return result;
+    } catch (err) {
+      if (statements.inTransaction) statements.prepare('ROLLBACK').run();
+      throw err;
+    }
+  });
+}
 
 export interface Enrolment {
   id: string;
@@ -35,7 +65,7 @@ const selectEnrolment = preparedQuery((db, businessId: string, externalUserId: s
   db.selectFrom('enrolment').selectAll().where('business_id', '=', businessId).where('external_user_id', '=', externalUserId),
 );
 
-export async function findEnrolment(db: Executor, businessId: string, externalUserId: string): Promise<Enrolment | undefined> {
+export async function findEnrolment(db: QueryTarget, businessId: string, externalUserId: string): Promise<Enrolment | undefined> {
   const [row] = (await selectEnrolment(db, businessId, externalUserId)).rows;
   return row && toEnrolment(row);
 }
@@ -87,22 +117,37 @@ export async function deleteEnrolment(db: Executor, businessId: string, external
   return Number(result.numDeletedRows) > 0;
 }
 
-const debit = preparedQuery((db, businessId: string, pricePaise: number, now: Date) =>
+const debit = preparedQuery((db, businessId: string, amountPaise: number, now: Date) =>
   db
     .updateTable('business')
-    .set((eb) => ({ balance_paise: eb('balance_paise', '-', pricePaise), updated_at: now }))
+    .set((eb) => ({ balance_paise: eb('balance_paise', '-', amountPaise), updated_at: now }))
     .where('id', '=', businessId)
-    .where('balance_paise', '>=', pricePaise)
-    .returning('balance_paise'),
+    .where('balance_paise', '>=', amountPaise)
+    .returning(['balance_paise', 'auto_refill_enabled', 'auto_refill_threshold_paise', 'auto_refill_pack_id']),
 );
 
+export interface Debited {
+  balancePaise: number;
+  autoRefill: { enabled: boolean; thresholdPaise: number | null; packId: string | null };
+}
+
 /**
- * Takes one verification's price from the balance if, and only if, the balance covers it.
- * Returns the new balance, or null when there is not enough credit (nothing changed).
+ * Takes `amountPaise` (one check's price, or a group's) from the balance if, and only if, the
+ * balance covers all of it. Returns the new balance and the auto-refill settings read with it,
+ * or null when there is not enough credit (nothing changed).
  */
-export async function debitBalance(trx: Transaction<Database>, businessId: string, pricePaise: number, now: Date): Promise<number | null> {
-  const [row] = (await debit(trx, businessId, pricePaise, now)).rows;
-  return row ? toNumber(row.balance_paise) : null;
+export async function debitBalance(trx: QueryTarget, businessId: string, amountPaise: number, now: Date): Promise<Debited | null> {
+  const [row] = (await debit(trx, businessId, amountPaise, now)).rows;
+  return row
+    ? {
+        balancePaise: toNumber(row.balance_paise),
+        autoRefill: {
+          enabled: toBoolean(row.auto_refill_enabled),
+          thresholdPaise: row.auto_refill_threshold_paise === null ? null : toNumber(row.auto_refill_threshold_paise),
+          packId: row.auto_refill_pack_id,
+        },
+      }
+    : null;
 }
 
 const advanceStep = preparedQuery((db, enrolmentId: string, step: number, now: Date) =>
@@ -114,19 +159,19 @@ const advanceStep = preparedQuery((db, enrolmentId: string, step: number, now: D
 );
 
 /** RFC 6238 §5.2: accept a step only if it is later than the last accepted one (atomic). */
-export async function advanceLastUsedStep(trx: Transaction<Database>, enrolmentId: string, step: number, now: Date): Promise<boolean> {
+export async function advanceLastUsedStep(trx: QueryTarget, enrolmentId: string, step: number, now: Date): Promise<boolean> {
   return Number((await advanceStep(trx, enrolmentId, step, now)).numAffectedRows ?? 0) > 0;
 }
 
 const lockEnrolmentRow = preparedQuery((db, enrolmentId: string) => db.selectFrom('enrolment').select('id').where('id', '=', enrolmentId).forUpdate());
 
 /** PostgreSQL only: holds the enrolment's row lock until the transaction ends. */
-export async function lockEnrolment(trx: Transaction<Database>, enrolmentId: string): Promise<void> {
+export async function lockEnrolment(trx: QueryTarget, enrolmentId: string): Promise<void> {
   await lockEnrolmentRow(trx, enrolmentId);
 }
 
 /** Marks an unused backup code used; false when there is no such unused code. */
-export async function consumeBackupCode(trx: Transaction<Database>, enrolmentId: string, codeHash: string, now: Date): Promise<boolean> {
+export async function consumeBackupCode(trx: Executor, enrolmentId: string, codeHash: string, now: Date): Promise<boolean> {
   const code = await trx
     .selectFrom('backup_code')
     .select('id')
@@ -195,7 +240,7 @@ const insertVerificationRow = preparedQuery(
     }),
 );
 
-export async function insertVerification(trx: Transaction<Database>, v: Verification): Promise<void> {
+export async function insertVerification(trx: QueryTarget, v: Verification): Promise<void> {
   await insertVerificationRow(trx, v.id, v.businessId, v.externalUserId, v.mode, v.method, v.purpose, v.status, v.costPaise, v.responseTimeMs, v.createdAt);
 }
 
@@ -247,7 +292,7 @@ const selectRecentChecks = preparedQuery((db, businessId: string, externalUserId
 
 /** The latest checks of one enrolled user inside the throttle window, newest first, replays left out. */
 export async function recentChecksForUser(
-  db: Executor,
+  db: QueryTarget,
   businessId: string,
   externalUserId: string,
   since: Date,

@@ -2,8 +2,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../lib/errors';
-import { apiKeyHash } from '../business/api-keys';
-import { findBusinessByApiKeyHash, touchApiKey, type Business } from '../business/repo';
+import { apiKeyHash, failedLookupRetryAfter, lookupApiKey, recordFailedLookup } from '../business/api-keys';
+import { findBusinessById, touchApiKey, type Business } from '../business/repo';
 import {
   ErrorEnvelope,
   GenerateBody,
@@ -35,8 +35,17 @@ async function authenticateApiKey(request: FastifyRequest): Promise<void> {
   const match = typeof header === 'string' ? /^Bearer\s+(\S+)$/i.exec(header.trim()) : null;
   if (!match) throw new AppError('unauthorized', 'Send your API key as "Authorization: Bearer sk_live_…".');
   const hash = apiKeyHash(match[1]!);
-  const found = hash ? await findBusinessByApiKeyHash(request.server.ctx.db, hash) : undefined;
-  if (!found) throw new AppError('unauthorized', 'This API key is not valid or has been revoked.');
+  const { ctx } = request.server;
+  // Guessing keys costs a lookup each: an address that keeps missing waits instead.
+  const retryAfter = hash ? failedLookupRetryAfter(ctx, request.ip) : null;
+  if (retryAfter !== null) {
+    throw new AppError('rate_limited', `Too many invalid API keys from your address. Try again in ${retryAfter} s.`, { 'retry-after': String(retryAfter) });
+  }
+  const found = hash ? await lookupApiKey(ctx, hash) : undefined;
+  if (!found) {
+    if (hash) recordFailedLookup(ctx, request.ip);
+    throw new AppError('unauthorized', 'This API key is not valid or has been revoked.');
+  }
   if (found.business.suspended || found.ownerBanned) {
     throw new AppError('suspended', 'API access for this account is suspended. Contact support.');
   }
@@ -90,7 +99,8 @@ export async function verifyRoutesV1(app: FastifyInstance, options: VerifyRoutes
     {
       schema: { tags: ['account'], summary: 'Your balance and limits', security: [{ apiKey: [] }], response: { 200: ProfileResponse, 401: errors[401], 403: errors[403], 429: errors[429] } },
     },
-    async (request) => service.profile(withBusiness(request)) as z.infer<typeof ProfileResponse>,
+    // The balance is read now, not from the key lookup's snapshot.
+    async (request) => service.profile((await findBusinessById(request.server.ctx.db, withBusiness(request).id))!) as z.infer<typeof ProfileResponse>,
   );
 
   r.post(

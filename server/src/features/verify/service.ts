@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto';
 import { LOW_BALANCE_THRESHOLD_PAISE, PAISE_PER_VERIFICATION, getTopUpPack, paiseToDecimalString, verificationsForPaise } from '@common/pricing';
-import type { Transaction } from 'kysely';
 import type { AppContext } from '../../context';
-import type { Database } from '../../db/types';
+import type { QueryTarget } from '../../db/prepared';
 import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import type { Business } from '../business/repo';
 import { enqueueEvent } from '../webhooks/events';
+import { subscribersOf } from '../webhooks/repo';
+import { GroupCommit } from './group-commit';
 import * as repo from './repo';
 import {
   BACKUP_CODE_COUNT,
@@ -200,7 +201,7 @@ export async function deleteUser(ctx: AppContext, business: Business, externalUs
  * Runs inside the check's transaction after the debit, which serialises one business's checks
  * (row lock on PostgreSQL, one writer on SQLite), so concurrent guesses cannot all slip past it.
  */
-async function assertNotThrottled(trx: Transaction<Database>, businessId: string, externalUserId: string, now: Date): Promise<void> {
+async function assertNotThrottled(trx: QueryTarget, businessId: string, externalUserId: string, now: Date): Promise<void> {
   const recent = await repo.recentChecksForUser(trx, businessId, externalUserId, new Date(now.getTime() - THROTTLE_WINDOW_MS), THROTTLE_FAILURES);
   if (recent.length < THROTTLE_FAILURES || recent.some((c) => c.status === 'verified')) return;
   const oldest = recent[recent.length - 1]!;
@@ -217,13 +218,13 @@ function insufficientCredits(): AppError {
 /** The check's own webhook event, written in its transaction (outbox). */
 async function emitVerificationEvent(
   trx: Parameters<typeof enqueueEvent>[0],
-  business: Business,
+  businessId: string,
   v: { id: string; externalUserId: string | null; purpose: string | null; status: repo.Verification['status']; responseTimeMs: number },
   now: Date,
 ): Promise<void> {
   await enqueueEvent(
     trx,
-    business.id,
+    businessId,
     v.status === 'verified' ? 'verification.success' : 'verification.failed',
     {
       verification_id: v.id,
@@ -239,9 +240,8 @@ async function emitVerificationEvent(
 }
 
 /** credit.low / credit.depleted when this debit is the one that crossed the line. */
-async function emitCreditEvents(trx: Parameters<typeof enqueueEvent>[0], business: Business, balanceAfter: number, now: Date): Promise<void> {
+async function emitCreditEvents(trx: Parameters<typeof enqueueEvent>[0], businessId: string, refill: repo.Debited['autoRefill'], balanceAfter: number, now: Date): Promise<void> {
   const before = balanceAfter + PAISE_PER_VERIFICATION;
-  const refill = business.autoRefill;
   // With auto-refill on, its threshold is when the business wants the reminder.
   const lowLine = refill.enabled && refill.thresholdPaise !== null ? refill.thresholdPaise : LOW_BALANCE_THRESHOLD_PAISE;
   const credit = {
@@ -251,16 +251,28 @@ async function emitCreditEvents(trx: Parameters<typeof enqueueEvent>[0], busines
   };
   if (before >= lowLine && balanceAfter < lowLine) {
     const pack = refill.packId ? getTopUpPack(refill.packId) : undefined;
-    await enqueueEvent(trx, business.id, 'credit.low', {
+    await enqueueEvent(trx, businessId, 'credit.low', {
       ...credit,
       auto_refill: { enabled: refill.enabled, pack_id: pack?.id ?? null, pack_amount: pack ? paiseToDecimalString(pack.amountPaise) : null },
     }, now);
   }
   if (before >= PAISE_PER_VERIFICATION && balanceAfter < PAISE_PER_VERIFICATION) {
-    await enqueueEvent(trx, business.id, 'credit.depleted', credit, now);
+    await enqueueEvent(trx, businessId, 'credit.depleted', credit, now);
   }
 }
 
+interface PendingCheck {
+  business: Business;
+  input: VerifyInput;
+  requestId: string;
+  startedAt: number;
+}
+
+/**
+ * Checks with a user_id + TOTP code or a stateless secret + token are written in groups (see
+ * group-commit.ts); those with an Idempotency-Key or a backup code each take their own
+ * transaction. Either way the answer leaves only after the check is recorded and charged.
+ */
 export async function verify(
   ctx: AppContext,
   business: Business,
@@ -269,86 +281,185 @@ export async function verify(
   idempotencyKey: string | undefined,
   startedAt: number,
 ): Promise<ApiResult> {
-  return withIdempotency(ctx, business, idempotencyKey, 'verify', input, async (remember) => {
-    const now = new Date();
-    const window = ('window' in input && input.window !== undefined ? input.window : DEFAULT_WINDOW) as number;
-    // Cheap refusals first: none of these reaches the code check, so none is charged.
-    if (business.balancePaise < PAISE_PER_VERIFICATION) throw insufficientCredits();
+  const pending: PendingCheck = { business, input, requestId, startedAt };
+  if (idempotencyKey || ('backup_code' in input && input.backup_code !== undefined)) {
+    return withIdempotency(ctx, business, idempotencyKey, 'verify', input, (remember) => verifyOne(ctx, pending, remember));
+  }
+  return groupsOf(ctx).submit(business.id, pending);
+}
 
-    let enrolment: repo.Enrolment | undefined;
-    let check: ReturnType<typeof checkCode> | { outcome: 'backup'; code: string };
-    let method: 'totp' | 'backup' = 'totp';
-    let externalUserId: string | null = null;
-    if ('secret' in input) {
-      check = checkCode(input.secret.replace(/\s+/g, '').toUpperCase(), input.token, DEFAULT_TOTP, window, now.getTime());
-    } else {
-      externalUserId = input.user_id;
-      enrolment = await repo.findEnrolment(ctx.db, business.id, input.user_id);
-      if (!enrolment) throw new AppError('not_found', `No enrolled user "${input.user_id}". Enrol them with POST /api/v1/generate.`);
-      if (input.backup_code !== undefined) {
-        method = 'backup';
-        check = { outcome: 'backup', code: input.backup_code };
-      } else {
-        const secret = ctx.secrets.decrypt(enrolment.secretEnc, encryptionContext(business.id, input.user_id));
-        check = checkCode(secret, input.totp_code, enrolment, window, now.getTime());
-      }
-    }
+const groups = new WeakMap<AppContext, GroupCommit<PendingCheck, ApiResult>>();
+function groupsOf(ctx: AppContext): GroupCommit<PendingCheck, ApiResult> {
+  let g = groups.get(ctx);
+  if (!g) {
+    g = new GroupCommit((businessId, items) => writeGroup(ctx, businessId, items), {
+      // SQLite has one connection (one writer); PostgreSQL groups of one business overlap
+      // until their debits, which queue on the balance row only from debit to commit.
+      maxInFlight: ctx.database.dialect === 'sqlite' ? 1 : 4,
+      maxGroup: 256,
+      distinctKey: (p) => ('user_id' in p.input ? p.input.user_id : null),
+    });
+    groups.set(ctx, g);
+  }
+  return g;
+}
 
-    const verificationId = newId('ver');
-    const result = await ctx.db.transaction().execute(async (trx) => {
-      // One user's checks queue behind each other here, so concurrent guesses cannot slip past
-      // the throttle (SQLite runs one transaction at a time anyway).
-      if (enrolment && ctx.database.dialect === 'postgres') await repo.lockEnrolment(trx, enrolment.id);
-      // Throttled: the throw rolls everything back, so it is free.
-      if (externalUserId !== null) await assertNotThrottled(trx, business.id, externalUserId, now);
+async function writeGroup(ctx: AppContext, businessId: string, items: PendingCheck[]): Promise<Array<ApiResult | Error>> {
+  try {
+    return await repo.inCheckTransaction(ctx.database, (tx) => recordGroup(ctx, tx, businessId, items));
+  } catch {
+    // The balance cannot pay for the whole group (or one check failed): nothing of the group
+    // was kept, so each check runs again in its own transaction with its own debit.
+    const results: Array<ApiResult | Error> = [];
+    for (const item of items) results.push(await verifyOne(ctx, item, null).catch((err: Error) => err));
+    return results;
+  }
+}
 
-      let status: repo.Verification['status'];
-      if (check.outcome === 'backup') {
-        const used = await repo.consumeBackupCode(trx, enrolment!.id, hashBackupCode(check.code, backupCodeKey(ctx)), now);
-        status = used ? 'verified' : 'invalid_code';
-      } else if (check.outcome === 'match') {
-        status = enrolment && !(await repo.advanceLastUsedStep(trx, enrolment.id, check.step, now)) ? 'replayed' : 'verified';
-      } else {
-        status = check.outcome === 'expired' ? 'expired' : 'invalid_code';
-      }
+class GroupUnpaid extends Error {}
 
-      const responseTimeMs = Math.round((performance.now() - startedAt) * 100) / 100;
-      await repo.insertVerification(trx, {
+/** Every check of the group recorded, then one debit for all of them (or none: GroupUnpaid). */
+async function recordGroup(ctx: AppContext, tx: repo.CheckTx, businessId: string, items: PendingCheck[]): Promise<Array<ApiResult | Error>> {
+  const now = new Date();
+  const outcomes: Array<ApiResult | Error> = new Array(items.length);
+  const recorded: Array<{ index: number; verificationId: string; status: repo.Verification['status']; responseTimeMs: number }> = [];
+  // Enrolment row locks are taken in one order by every group, so two groups cannot deadlock.
+  const order = items.map((_, i) => i).sort((a, b) => userOf(items[a]!).localeCompare(userOf(items[b]!)));
+  for (const index of order) {
+    const item = items[index]!;
+    try {
+      const { status, externalUserId, managed } = await decide(ctx, tx, businessId, item.input, now);
+      const verificationId = newId('ver');
+      const responseTimeMs = Math.round((performance.now() - item.startedAt) * 100) / 100;
+      await repo.insertVerification(tx.run, {
         id: verificationId,
-        businessId: business.id,
+        businessId,
         externalUserId,
-        mode: enrolment ? 'managed' : 'stateless',
-        method,
-        purpose: input.purpose ?? null,
+        mode: managed ? 'managed' : 'stateless',
+        method: 'totp',
+        purpose: item.input.purpose ?? null,
         status,
         costPaise: PAISE_PER_VERIFICATION,
         responseTimeMs,
         createdAt: now,
       });
-      // The debit comes last: every check of this business waits for the balance row's lock,
-      // so it is held only from here to the commit. No credit: the throw undoes the whole check.
-      await emitVerificationEvent(trx, business, { id: verificationId, externalUserId, purpose: input.purpose ?? null, status, responseTimeMs }, now);
-      const balance = await repo.debitBalance(trx, business.id, PAISE_PER_VERIFICATION, now);
-      if (balance === null) throw insufficientCredits();
-      await emitCreditEvents(trx, business, balance, now);
-      const answer: ApiResult = {
-        statusCode: 200,
-        body: {
-          verified: status === 'verified',
-          status,
-          verification_id: verificationId,
-          request_id: requestId,
-          timestamp: now.toISOString(),
-          cost: paiseToDecimalString(PAISE_PER_VERIFICATION),
-          balance: paiseToDecimalString(balance),
-          ...(method === 'backup' && status === 'verified'
-            ? { backup_codes_left: await repo.countUnusedBackupCodes(trx, enrolment!.id) }
-            : {}),
-        },
-      };
-      await remember?.(trx, answer);
-      return answer;
+      recorded.push({ index, verificationId, status, responseTimeMs });
+    } catch (err) {
+      // Refusals (404, 429 throttled) are decided before anything is written: free.
+      if (!(err instanceof AppError)) throw err;
+      outcomes[index] = err;
+    }
+  }
+  if (recorded.length === 0) return outcomes;
+
+  const hasWebhooks = (await subscribersOf(tx.kysely, businessId, 'webhook.test')).length > 0;
+  if (hasWebhooks) {
+    for (const r of recorded) {
+      const item = items[r.index]!;
+      await emitVerificationEvent(tx.kysely, businessId, { id: r.verificationId, externalUserId: 'user_id' in item.input ? item.input.user_id : null, purpose: item.input.purpose ?? null, status: r.status, responseTimeMs: r.responseTimeMs }, now);
+    }
+  }
+  // The one debit, last: on PostgreSQL the balance row is locked only from here to the commit.
+  const debited = await repo.debitBalance(tx.run, businessId, recorded.length * PAISE_PER_VERIFICATION, now);
+  if (!debited) throw new GroupUnpaid();
+  let balance = debited.balancePaise + recorded.length * PAISE_PER_VERIFICATION;
+  for (const r of recorded) {
+    balance -= PAISE_PER_VERIFICATION;
+    if (hasWebhooks) await emitCreditEvents(tx.kysely, businessId, debited.autoRefill, balance, now);
+    outcomes[r.index] = { statusCode: 200, body: answerBody(r.verificationId, r.status, items[r.index]!.requestId, now, balance) };
+  }
+  return outcomes;
+}
+
+function userOf(item: PendingCheck): string {
+  return 'user_id' in item.input ? item.input.user_id : '';
+}
+
+function answerBody(verificationId: string, status: repo.Verification['status'], requestId: string, now: Date, balancePaise: number) {
+  return {
+    verified: status === 'verified',
+    status,
+    verification_id: verificationId,
+    request_id: requestId,
+    timestamp: now.toISOString(),
+    cost: paiseToDecimalString(PAISE_PER_VERIFICATION),
+    balance: paiseToDecimalString(balancePaise),
+  };
+}
+
+/**
+ * A TOTP check's outcome (stateless, or managed with its enrolment, throttle and replay guard),
+ * inside the check's transaction. Throws 404 / 429 before writing anything.
+ */
+async function decide(
+  ctx: AppContext,
+  tx: repo.CheckTx,
+  businessId: string,
+  input: VerifyInput,
+  now: Date,
+): Promise<{ status: repo.Verification['status']; externalUserId: string | null; managed: boolean; enrolmentId?: string }> {
+  const window = ('window' in input && input.window !== undefined ? input.window : DEFAULT_WINDOW) as number;
+  if ('secret' in input) {
+    const check = checkCode(input.secret.replace(/\s+/g, '').toUpperCase(), input.token, DEFAULT_TOTP, window, now.getTime());
+    return { status: check.outcome === 'match' ? 'verified' : check.outcome === 'expired' ? 'expired' : 'invalid_code', externalUserId: null, managed: false };
+  }
+  const enrolment = await repo.findEnrolment(tx.run, businessId, input.user_id);
+  if (!enrolment) throw new AppError('not_found', `No enrolled user "${input.user_id}". Enrol them with POST /api/v1/generate.`);
+  // One user's checks queue behind each other here, so concurrent guesses cannot slip past
+  // the throttle (SQLite runs one transaction at a time anyway).
+  if (ctx.database.dialect === 'postgres') await repo.lockEnrolment(tx.run, enrolment.id);
+  await assertNotThrottled(tx.run, businessId, input.user_id, now);
+  if (input.backup_code !== undefined) {
+    const used = await repo.consumeBackupCode(tx.kysely, enrolment.id, hashBackupCode(input.backup_code, backupCodeKey(ctx)), now);
+    return { status: used ? 'verified' : 'invalid_code', externalUserId: input.user_id, managed: true, enrolmentId: enrolment.id };
+  }
+  const secret = ctx.secrets.decrypt(enrolment.secretEnc, encryptionContext(businessId, input.user_id));
+  const check = checkCode(secret, input.totp_code, enrolment, window, now.getTime());
+  let status: repo.Verification['status'];
+  if (check.outcome === 'match') status = (await repo.advanceLastUsedStep(tx.run, enrolment.id, check.step, now)) ? 'verified' : 'replayed';
+  else status = check.outcome === 'expired' ? 'expired' : 'invalid_code';
+  return { status, externalUserId: input.user_id, managed: true };
+}
+
+/** One check in its own transaction with its own debit (Idempotency-Key, backup codes, fallback). */
+async function verifyOne(
+  ctx: AppContext,
+  { business, input, requestId, startedAt }: PendingCheck,
+  remember: ((trx: Parameters<typeof repo.insertIdempotencyRecord>[0], result: ApiResult) => Promise<void>) | null,
+): Promise<ApiResult> {
+  return ctx.db.transaction().execute(async (trx) => {
+    const now = new Date();
+    const tx = { run: trx, kysely: trx };
+    const { status, externalUserId, managed, enrolmentId } = await decide(ctx, tx, business.id, input, now);
+    const method = 'backup_code' in input && input.backup_code !== undefined ? 'backup' : 'totp';
+    const verificationId = newId('ver');
+    const responseTimeMs = Math.round((performance.now() - startedAt) * 100) / 100;
+    await repo.insertVerification(trx, {
+      id: verificationId,
+      businessId: business.id,
+      externalUserId,
+      mode: managed ? 'managed' : 'stateless',
+      method,
+      purpose: input.purpose ?? null,
+      status,
+      costPaise: PAISE_PER_VERIFICATION,
+      responseTimeMs,
+      createdAt: now,
     });
-    return result;
+    await emitVerificationEvent(trx, business.id, { id: verificationId, externalUserId, purpose: input.purpose ?? null, status, responseTimeMs }, now);
+    // The debit comes last: every check of this business waits for the balance row's lock,
+    // so it is held only from here to the commit. No credit: the throw undoes the whole check.
+    const debited = await repo.debitBalance(trx, business.id, PAISE_PER_VERIFICATION, now);
+    if (debited === null) throw insufficientCredits();
+    await emitCreditEvents(trx, business.id, debited.autoRefill, debited.balancePaise, now);
+    const answer: ApiResult = {
+      statusCode: 200,
+      body: {
+        ...answerBody(verificationId, status, requestId, now, debited.balancePaise),
+        ...(method === 'backup' && status === 'verified' ? { backup_codes_left: await repo.countUnusedBackupCodes(trx, enrolmentId!) } : {}),
+      },
+    };
+    await remember?.(trx, answer);
+    return answer;
   });
 }
