@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../lib/errors';
@@ -29,8 +29,20 @@ declare module 'fastify' {
 const TOUCH_INTERVAL_MS = 60_000;
 const lastTouched = new Map<string, number>();
 
-async function authenticateApiKey(request: FastifyRequest): Promise<void> {
+/**
+ * The JSON API's fixed header set, in place of helmet's per-response work (its CSP and the
+ * rest are for HTML pages): nothing here is a page, framed, cached or sniffed.
+ */
+const API_HEADERS = {
+  'x-content-type-options': 'nosniff',
+  'cache-control': 'no-store',
+  'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+  'referrer-policy': 'no-referrer',
+};
+
+async function authenticateApiKey(request: FastifyRequest, reply: FastifyReply): Promise<void> {
   request.startedAt = performance.now();
+  reply.headers(API_HEADERS);
   const header = request.headers.authorization;
   const match = typeof header === 'string' ? /^Bearer\s+(\S+)$/i.exec(header.trim()) : null;
   if (!match) throw new AppError('unauthorized', 'Send your API key as "Authorization: Bearer sk_live_…".');
@@ -88,6 +100,11 @@ export async function verifyRoutesV1(app: FastifyInstance, options: VerifyRoutes
   app.decorateRequest('business', null);
   app.decorateRequest('apiKeyId', null);
   app.decorateRequest('startedAt', 0);
+  app.addHook('onRoute', (route) => {
+    // @fastify/helmet reads this per request (its route option `helmet: false` is resolved
+    // by its own onRoute hook, which may already have run).
+    route.config = { ...route.config, helmet: { skipRoute: true } } as typeof route.config;
+  });
   app.addHook('onRequest', authenticateApiKey);
 
   // Per-key limit, each business its own figure; runs after the key is known.
