@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { LOW_BALANCE_THRESHOLD_PAISE, PAISE_PER_VERIFICATION, getTopUpPack, paiseToDecimalString, verificationsForPaise } from '@common/pricing';
 import type { AppContext } from '../../context';
-import type { QueryTarget } from '../../db/prepared';
 import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import type { Business } from '../business/repo';
@@ -196,21 +195,6 @@ export async function deleteUser(ctx: AppContext, business: Business, externalUs
 
 // --- verify ---------------------------------------------------------------------------------
 
-/**
- * RFC 4226 §7: after 5 failed checks in 15 minutes, refuse (free) until the oldest ages out.
- * Runs inside the check's transaction after the debit, which serialises one business's checks
- * (row lock on PostgreSQL, one writer on SQLite), so concurrent guesses cannot all slip past it.
- */
-async function assertNotThrottled(trx: QueryTarget, businessId: string, externalUserId: string, now: Date): Promise<void> {
-  const recent = await repo.recentChecksForUser(trx, businessId, externalUserId, new Date(now.getTime() - THROTTLE_WINDOW_MS), THROTTLE_FAILURES);
-  if (recent.length < THROTTLE_FAILURES || recent.some((c) => c.status === 'verified')) return;
-  const oldest = recent[recent.length - 1]!;
-  const retryAfter = Math.max(1, Math.ceil((oldest.createdAt.getTime() + THROTTLE_WINDOW_MS - now.getTime()) / 1000));
-  throw new AppError('too_many_attempts', `Too many failed attempts for this user. Try again in ${retryAfter} s.`, {
-    'retry-after': String(retryAfter),
-  });
-}
-
 function insufficientCredits(): AppError {
   return new AppError('insufficient_credits', 'Your balance cannot pay for a verification (₹0.10). Add credits to continue.');
 }
@@ -306,7 +290,7 @@ function groupsOf(ctx: AppContext): GroupCommit<PendingCheck, ApiResult> {
 
 async function writeGroup(ctx: AppContext, businessId: string, items: PendingCheck[]): Promise<Array<ApiResult | Error>> {
   try {
-    return await repo.inCheckTransaction(ctx.database, (tx) => recordGroup(ctx, tx, businessId, items));
+    return await repo.inCheckTransaction(ctx.database, (tx) => recordGroup(ctx, tx, businessId, items, new Date()));
   } catch {
     // The balance cannot pay for the whole group (or one check failed): nothing of the group
     // was kept, so each check runs again in its own transaction with its own debit.
@@ -318,64 +302,97 @@ async function writeGroup(ctx: AppContext, businessId: string, items: PendingChe
 
 class GroupUnpaid extends Error {}
 
-/** Every check of the group recorded, then one debit for all of them (or none: GroupUnpaid). */
-async function recordGroup(ctx: AppContext, tx: repo.CheckTx, businessId: string, items: PendingCheck[]): Promise<Array<ApiResult | Error>> {
-  const now = new Date();
+type Status = repo.Verification['status'];
+
+/**
+ * Records a group of checks of one business (each user at most once) in the caller's
+ * transaction, then takes one debit for all of them, or throws GroupUnpaid when the balance
+ * cannot pay for every one (the caller rolls back). Refusals (404, 429 throttled) are decided
+ * before anything is written, so they are free. Each statement covers the whole group.
+ */
+async function recordGroup(ctx: AppContext, tx: repo.CheckTx, businessId: string, items: PendingCheck[], now: Date): Promise<Array<ApiResult | Error>> {
   const outcomes: Array<ApiResult | Error> = new Array(items.length);
-  const recorded: Array<{ index: number; verificationId: string; status: repo.Verification['status']; responseTimeMs: number }> = [];
-  // Enrolment row locks are taken in one order by every group, so two groups cannot deadlock.
-  const order = items.map((_, i) => i).sort((a, b) => userOf(items[a]!).localeCompare(userOf(items[b]!)));
-  for (const index of order) {
-    const item = items[index]!;
-    try {
-      const { status, externalUserId, managed } = await decide(ctx, tx, businessId, item.input, now);
-      const verificationId = newId('ver');
-      const responseTimeMs = Math.round((performance.now() - item.startedAt) * 100) / 100;
-      await repo.insertVerification(tx.run, {
-        id: verificationId,
-        businessId,
-        externalUserId,
-        mode: managed ? 'managed' : 'stateless',
-        method: 'totp',
-        purpose: item.input.purpose ?? null,
-        status,
-        costPaise: PAISE_PER_VERIFICATION,
-        responseTimeMs,
-        createdAt: now,
-      });
-      recorded.push({ index, verificationId, status, responseTimeMs });
-    } catch (err) {
-      // Refusals (404, 429 throttled) are decided before anything is written: free.
-      if (!(err instanceof AppError)) throw err;
-      outcomes[index] = err;
+  const userIds = items.flatMap((p) => ('user_id' in p.input ? [p.input.user_id] : []));
+  const enrolments = await repo.findEnrolmentsLocked(tx, businessId, userIds);
+  const recent = await repo.recentChecksForUsers(tx, businessId, [...enrolments.keys()], new Date(now.getTime() - THROTTLE_WINDOW_MS), THROTTLE_FAILURES);
+
+  // What each check found, before any write.
+  const decided: Array<{ index: number; status: Status; enrolment?: repo.Enrolment; step?: number }> = [];
+  for (const [index, { input }] of items.entries()) {
+    const window = ('window' in input && input.window !== undefined ? input.window : DEFAULT_WINDOW) as number;
+    if ('secret' in input) {
+      const check = checkCode(input.secret.replace(/\s+/g, '').toUpperCase(), input.token, DEFAULT_TOTP, window, now.getTime());
+      decided.push({ index, status: check.outcome === 'match' ? 'verified' : check.outcome === 'expired' ? 'expired' : 'invalid_code' });
+      continue;
     }
+    const enrolment = enrolments.get(input.user_id);
+    if (!enrolment) {
+      outcomes[index] = new AppError('not_found', `No enrolled user "${input.user_id}". Enrol them with POST /api/v1/generate.`);
+      continue;
+    }
+    const throttled = throttleRefusal(recent.get(input.user_id) ?? [], now);
+    if (throttled) {
+      outcomes[index] = throttled;
+      continue;
+    }
+    if (input.backup_code !== undefined) {
+      const used = await repo.consumeBackupCode(tx.kysely, enrolment.id, hashBackupCode(input.backup_code, backupCodeKey(ctx)), now);
+      decided.push({ index, status: used ? 'verified' : 'invalid_code', enrolment });
+      continue;
+    }
+    const secret = ctx.secrets.decrypt(enrolment.secretEnc, encryptionContext(businessId, input.user_id));
+    const check = checkCode(secret, input.totp_code, enrolment, window, now.getTime());
+    if (check.outcome === 'match') decided.push({ index, status: 'verified', enrolment, step: check.step });
+    else decided.push({ index, status: check.outcome === 'expired' ? 'expired' : 'invalid_code', enrolment });
   }
-  if (recorded.length === 0) return outcomes;
+  if (decided.length === 0) return outcomes;
+
+  // RFC 6238 §5.2: a matching code counts only if its step is later than the last accepted one.
+  const advanced = await repo.advanceLastUsedSteps(
+    tx,
+    decided.flatMap((d) => (d.step !== undefined ? [{ enrolmentId: d.enrolment!.id, step: d.step }] : [])),
+    now,
+  );
+  const verifications = decided.map((d): repo.Verification => {
+    const item = items[d.index]!;
+    const backup = 'backup_code' in item.input && item.input.backup_code !== undefined;
+    return {
+      id: newId('ver'),
+      businessId,
+      externalUserId: d.enrolment?.externalUserId ?? null,
+      mode: d.enrolment ? 'managed' : 'stateless',
+      method: backup ? 'backup' : 'totp',
+      purpose: item.input.purpose ?? null,
+      status: d.step !== undefined && !advanced.has(d.enrolment!.id) ? 'replayed' : d.status,
+      costPaise: PAISE_PER_VERIFICATION,
+      responseTimeMs: Math.round((performance.now() - item.startedAt) * 100) / 100,
+      createdAt: now,
+    };
+  });
+  await repo.insertVerifications(tx, verifications);
 
   const hasWebhooks = (await subscribersOf(tx.kysely, businessId, 'webhook.test')).length > 0;
-  if (hasWebhooks) {
-    for (const r of recorded) {
-      const item = items[r.index]!;
-      await emitVerificationEvent(tx.kysely, businessId, { id: r.verificationId, externalUserId: 'user_id' in item.input ? item.input.user_id : null, purpose: item.input.purpose ?? null, status: r.status, responseTimeMs: r.responseTimeMs }, now);
-    }
-  }
+  if (hasWebhooks) for (const v of verifications) await emitVerificationEvent(tx.kysely, businessId, v, now);
   // The one debit, last: on PostgreSQL the balance row is locked only from here to the commit.
-  const debited = await repo.debitBalance(tx.run, businessId, recorded.length * PAISE_PER_VERIFICATION, now);
+  const debited = await repo.debitBalance(tx.run, businessId, verifications.length * PAISE_PER_VERIFICATION, now);
   if (!debited) throw new GroupUnpaid();
-  let balance = debited.balancePaise + recorded.length * PAISE_PER_VERIFICATION;
-  for (const r of recorded) {
+  let balance = debited.balancePaise + verifications.length * PAISE_PER_VERIFICATION;
+  for (const [k, v] of verifications.entries()) {
     balance -= PAISE_PER_VERIFICATION;
     if (hasWebhooks) await emitCreditEvents(tx.kysely, businessId, debited.autoRefill, balance, now);
-    outcomes[r.index] = { statusCode: 200, body: answerBody(r.verificationId, r.status, items[r.index]!.requestId, now, balance) };
+    const d = decided[k]!;
+    outcomes[d.index] = {
+      statusCode: 200,
+      body: {
+        ...answerBody(v.id, v.status, items[d.index]!.requestId, now, balance),
+        ...(v.method === 'backup' && v.status === 'verified' ? { backup_codes_left: await repo.countUnusedBackupCodes(tx.kysely, d.enrolment!.id) } : {}),
+      },
+    };
   }
   return outcomes;
 }
 
-function userOf(item: PendingCheck): string {
-  return 'user_id' in item.input ? item.input.user_id : '';
-}
-
-function answerBody(verificationId: string, status: repo.Verification['status'], requestId: string, now: Date, balancePaise: number) {
+function answerBody(verificationId: string, status: Status, requestId: string, now: Date, balancePaise: number) {
   return {
     verified: status === 'verified',
     status,
@@ -388,78 +405,32 @@ function answerBody(verificationId: string, status: repo.Verification['status'],
 }
 
 /**
- * A TOTP check's outcome (stateless, or managed with its enrolment, throttle and replay guard),
- * inside the check's transaction. Throws 404 / 429 before writing anything.
+ * RFC 4226 §7: after 5 failed checks in 15 minutes, refuse (free) until the oldest ages out.
+ * Read inside the check's transaction with the enrolment row locked (PostgreSQL) or the one
+ * writer (SQLite), so concurrent guesses cannot all slip past it.
  */
-async function decide(
-  ctx: AppContext,
-  tx: repo.CheckTx,
-  businessId: string,
-  input: VerifyInput,
-  now: Date,
-): Promise<{ status: repo.Verification['status']; externalUserId: string | null; managed: boolean; enrolmentId?: string }> {
-  const window = ('window' in input && input.window !== undefined ? input.window : DEFAULT_WINDOW) as number;
-  if ('secret' in input) {
-    const check = checkCode(input.secret.replace(/\s+/g, '').toUpperCase(), input.token, DEFAULT_TOTP, window, now.getTime());
-    return { status: check.outcome === 'match' ? 'verified' : check.outcome === 'expired' ? 'expired' : 'invalid_code', externalUserId: null, managed: false };
-  }
-  const enrolment = await repo.findEnrolment(tx.run, businessId, input.user_id);
-  if (!enrolment) throw new AppError('not_found', `No enrolled user "${input.user_id}". Enrol them with POST /api/v1/generate.`);
-  // One user's checks queue behind each other here, so concurrent guesses cannot slip past
-  // the throttle (SQLite runs one transaction at a time anyway).
-  if (ctx.database.dialect === 'postgres') await repo.lockEnrolment(tx.run, enrolment.id);
-  await assertNotThrottled(tx.run, businessId, input.user_id, now);
-  if (input.backup_code !== undefined) {
-    const used = await repo.consumeBackupCode(tx.kysely, enrolment.id, hashBackupCode(input.backup_code, backupCodeKey(ctx)), now);
-    return { status: used ? 'verified' : 'invalid_code', externalUserId: input.user_id, managed: true, enrolmentId: enrolment.id };
-  }
-  const secret = ctx.secrets.decrypt(enrolment.secretEnc, encryptionContext(businessId, input.user_id));
-  const check = checkCode(secret, input.totp_code, enrolment, window, now.getTime());
-  let status: repo.Verification['status'];
-  if (check.outcome === 'match') status = (await repo.advanceLastUsedStep(tx.run, enrolment.id, check.step, now)) ? 'verified' : 'replayed';
-  else status = check.outcome === 'expired' ? 'expired' : 'invalid_code';
-  return { status, externalUserId: input.user_id, managed: true };
+function throttleRefusal(recent: Array<{ status: Status; createdAt: Date }>, now: Date): AppError | null {
+  if (recent.length < THROTTLE_FAILURES || recent.some((c) => c.status === 'verified')) return null;
+  const oldest = recent[recent.length - 1]!;
+  const retryAfter = Math.max(1, Math.ceil((oldest.createdAt.getTime() + THROTTLE_WINDOW_MS - now.getTime()) / 1000));
+  return new AppError('too_many_attempts', `Too many failed attempts for this user. Try again in ${retryAfter} s.`, {
+    'retry-after': String(retryAfter),
+  });
 }
 
 /** One check in its own transaction with its own debit (Idempotency-Key, backup codes, fallback). */
 async function verifyOne(
   ctx: AppContext,
-  { business, input, requestId, startedAt }: PendingCheck,
+  pending: PendingCheck,
   remember: ((trx: Parameters<typeof repo.insertIdempotencyRecord>[0], result: ApiResult) => Promise<void>) | null,
 ): Promise<ApiResult> {
   return ctx.db.transaction().execute(async (trx) => {
-    const now = new Date();
-    const tx = { run: trx, kysely: trx };
-    const { status, externalUserId, managed, enrolmentId } = await decide(ctx, tx, business.id, input, now);
-    const method = 'backup_code' in input && input.backup_code !== undefined ? 'backup' : 'totp';
-    const verificationId = newId('ver');
-    const responseTimeMs = Math.round((performance.now() - startedAt) * 100) / 100;
-    await repo.insertVerification(trx, {
-      id: verificationId,
-      businessId: business.id,
-      externalUserId,
-      mode: managed ? 'managed' : 'stateless',
-      method,
-      purpose: input.purpose ?? null,
-      status,
-      costPaise: PAISE_PER_VERIFICATION,
-      responseTimeMs,
-      createdAt: now,
+    const [outcome] = await recordGroup(ctx, { run: trx, kysely: trx, dialect: ctx.database.dialect }, pending.business.id, [pending], new Date()).catch((err: unknown) => {
+      // No credit: the throw undoes the whole check.
+      throw err instanceof GroupUnpaid ? insufficientCredits() : err;
     });
-    await emitVerificationEvent(trx, business.id, { id: verificationId, externalUserId, purpose: input.purpose ?? null, status, responseTimeMs }, now);
-    // The debit comes last: every check of this business waits for the balance row's lock,
-    // so it is held only from here to the commit. No credit: the throw undoes the whole check.
-    const debited = await repo.debitBalance(trx, business.id, PAISE_PER_VERIFICATION, now);
-    if (debited === null) throw insufficientCredits();
-    await emitCreditEvents(trx, business.id, debited.autoRefill, debited.balancePaise, now);
-    const answer: ApiResult = {
-      statusCode: 200,
-      body: {
-        ...answerBody(verificationId, status, requestId, now, debited.balancePaise),
-        ...(method === 'backup' && status === 'verified' ? { backup_codes_left: await repo.countUnusedBackupCodes(trx, enrolmentId!) } : {}),
-      },
-    };
-    await remember?.(trx, answer);
-    return answer;
+    if (outcome instanceof Error) throw outcome;
+    await remember?.(trx, outcome!);
+    return outcome!;
   });
 }
