@@ -1,7 +1,7 @@
 /**
- * Group commit: the checks of one business that arrive while its previous group is being
- * written share the next transaction (and its one debit), and each caller is answered only
- * after that commit. At most `maxInFlight` groups of one business are written at once.
+ * Group commit: the checks that arrive while the previous group is being written share the
+ * next transaction (and one debit per business), and each caller is answered only after that
+ * commit. At most `maxInFlight` groups of one queue are written at once.
  */
 export interface GroupCommitOptions<Item> {
   maxInFlight: number;

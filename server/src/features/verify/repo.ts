@@ -354,48 +354,106 @@ function oneByOne(tx: CheckTx): boolean {
   return tx.dialect === 'sqlite';
 }
 
-/** The enrolments of these users, locked in user order on PostgreSQL (no deadlock between groups). */
-export async function findEnrolmentsLocked(tx: CheckTx, businessId: string, externalUserIds: string[]): Promise<Map<string, Enrolment>> {
+/** A check's (business, user) as one map key. */
+export function userKey(businessId: string, externalUserId: string): string {
+  return `${businessId}\n${externalUserId}`;
+}
+
+export interface UserRef {
+  businessId: string;
+  externalUserId: string;
+}
+
+/**
+ * The enrolments of these users, keyed by userKey(), locked in (business, user) order on
+ * PostgreSQL so that two groups cannot deadlock.
+ */
+export async function findEnrolmentsLocked(tx: CheckTx, users: UserRef[]): Promise<Map<string, Enrolment>> {
   const found = new Map<string, Enrolment>();
-  if (externalUserIds.length === 0) return found;
+  if (users.length === 0) return found;
   if (oneByOne(tx)) {
-    for (const id of externalUserIds) {
-      const e = await findEnrolment(tx.run, businessId, id);
-      if (e) found.set(id, e);
+    for (const u of users) {
+      const e = await findEnrolment(tx.run, u.businessId, u.externalUserId);
+      if (e) found.set(userKey(u.businessId, u.externalUserId), e);
     }
     return found;
   }
   const { rows } = await sql<Selectable<EnrolmentTable>>`
-    select * from enrolment where business_id = ${businessId} and external_user_id = any(${externalUserIds})
-    order by external_user_id for update`.execute(tx.kysely);
-  for (const row of rows) found.set(row.external_user_id, toEnrolment(row));
+    select * from enrolment
+    where (business_id, external_user_id) in (select * from unnest(${users.map((u) => u.businessId)}::text[], ${users.map((u) => u.externalUserId)}::text[]))
+    order by business_id, external_user_id for update of enrolment`.execute(tx.kysely);
+  for (const row of rows) found.set(userKey(row.business_id, row.external_user_id), toEnrolment(row));
   return found;
 }
 
-/** Per user, the latest checks inside the throttle window, newest first, replays left out. */
+/** Per user (userKey()), the latest checks inside the throttle window, newest first, replays left out. */
 export async function recentChecksForUsers(
   tx: CheckTx,
-  businessId: string,
-  externalUserIds: string[],
+  users: UserRef[],
   since: Date,
   limit: number,
 ): Promise<Map<string, Array<{ status: VerificationStatus; createdAt: Date }>>> {
   const recent = new Map<string, Array<{ status: VerificationStatus; createdAt: Date }>>();
-  if (externalUserIds.length === 0) return recent;
+  if (users.length === 0) return recent;
   if (oneByOne(tx)) {
-    for (const id of externalUserIds) recent.set(id, await recentChecksForUser(tx.run, businessId, id, since, limit));
+    for (const u of users) recent.set(userKey(u.businessId, u.externalUserId), await recentChecksForUser(tx.run, u.businessId, u.externalUserId, since, limit));
     return recent;
   }
-  const { rows } = await sql<{ external_user_id: string; status: VerificationStatus; created_at: Date }>`
-    select external_user_id, status, created_at from totp_verification
-    where business_id = ${businessId} and external_user_id = any(${externalUserIds}) and created_at >= ${since} and status != 'replayed'
+  const { rows } = await sql<{ business_id: string; external_user_id: string; status: VerificationStatus; created_at: Date }>`
+    select business_id, external_user_id, status, created_at from totp_verification
+    where (business_id, external_user_id) in (select * from unnest(${users.map((u) => u.businessId)}::text[], ${users.map((u) => u.externalUserId)}::text[]))
+      and created_at >= ${since} and status != 'replayed'
     order by created_at desc`.execute(tx.kysely);
   for (const row of rows) {
-    const list = recent.get(row.external_user_id) ?? [];
+    const key = userKey(row.business_id, row.external_user_id);
+    const list = recent.get(key) ?? [];
     if (list.length < limit) list.push({ status: row.status, createdAt: toDate(row.created_at) });
-    recent.set(row.external_user_id, list);
+    recent.set(key, list);
   }
   return recent;
+}
+
+/**
+ * Takes each business's amount if, and only if, its balance covers all of it. Returns what each
+ * paid business has left (with its auto-refill settings); a business missing from the answer
+ * could not pay and was not charged. Rows are locked in id order (no deadlock between groups).
+ */
+export async function debitBalances(tx: CheckTx, amounts: Map<string, number>, now: Date): Promise<Map<string, Debited>> {
+  const debited = new Map<string, Debited>();
+  const ids = [...amounts.keys()].sort();
+  if (oneByOne(tx) || ids.length === 1) {
+    for (const id of ids) {
+      const d = await debitBalance(tx.run, id, amounts.get(id)!, now);
+      if (d) debited.set(id, d);
+    }
+    return debited;
+  }
+  // NO KEY UPDATE, as the UPDATE itself takes: it does not wait for other groups' verification
+  // rows, whose foreign key holds a KEY SHARE lock on the business until they commit.
+  await sql`select id from business where id = any(${ids}) order by id for no key update`.execute(tx.kysely);
+  const { rows } = await sql<{ id: string; balance_paise: number; auto_refill_enabled: unknown; auto_refill_threshold_paise: number | null; auto_refill_pack_id: string | null }>`
+    update business set balance_paise = business.balance_paise - v.amount, updated_at = ${now}
+    from (select unnest(${ids}::text[]) as id, unnest(${ids.map((id) => amounts.get(id)!)}::bigint[]) as amount) as v
+    where business.id = v.id and business.balance_paise >= v.amount
+    returning business.id, business.balance_paise, business.auto_refill_enabled, business.auto_refill_threshold_paise, business.auto_refill_pack_id`.execute(tx.kysely);
+  for (const row of rows) {
+    debited.set(row.id, {
+      balancePaise: toNumber(row.balance_paise),
+      autoRefill: {
+        enabled: toBoolean(row.auto_refill_enabled as boolean),
+        thresholdPaise: row.auto_refill_threshold_paise === null ? null : toNumber(row.auto_refill_threshold_paise),
+        packId: row.auto_refill_pack_id,
+      },
+    });
+  }
+  return debited;
+}
+
+/** Which of these businesses have an active webhook endpoint (the rest need no outbox rows). */
+export async function businessesWithWebhooks(tx: CheckTx, businessIds: string[]): Promise<Set<string>> {
+  if (businessIds.length === 0) return new Set();
+  const rows = await tx.kysely.selectFrom('webhook').select('business_id').distinct().where('business_id', 'in', businessIds).where('is_active', '=', true).execute();
+  return new Set(rows.map((r) => r.business_id));
 }
 
 /** advanceLastUsedStep for many enrolments; returns the ids whose step did advance. */

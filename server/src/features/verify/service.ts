@@ -5,7 +5,6 @@ import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import type { Business } from '../business/repo';
 import { enqueueEvent } from '../webhooks/events';
-import { subscribersOf } from '../webhooks/repo';
 import { GroupCommit } from './group-commit';
 import * as repo from './repo';
 import {
@@ -269,68 +268,85 @@ export async function verify(
   if (idempotencyKey || ('backup_code' in input && input.backup_code !== undefined)) {
     return withIdempotency(ctx, business, idempotencyKey, 'verify', input, (remember) => verifyOne(ctx, pending, remember));
   }
-  return groupsOf(ctx).submit(business.id, pending);
+  return groupsOf(ctx).submit('', pending);
 }
 
 const groups = new WeakMap<AppContext, GroupCommit<PendingCheck, ApiResult>>();
 function groupsOf(ctx: AppContext): GroupCommit<PendingCheck, ApiResult> {
   let g = groups.get(ctx);
   if (!g) {
-    g = new GroupCommit((businessId, items) => writeGroup(ctx, businessId, items), {
-      // SQLite has one connection (one writer); PostgreSQL groups of one business overlap
-      // until their debits, which queue on the balance row only from debit to commit.
+    g = new GroupCommit((_, items) => writeGroup(ctx, items), {
+      // SQLite has one connection (one writer). On PostgreSQL groups overlap until their
+      // debits, which queue on the balance rows only from debit to commit.
       maxInFlight: ctx.database.dialect === 'sqlite' ? 1 : 4,
       maxGroup: 256,
-      distinctKey: (p) => ('user_id' in p.input ? p.input.user_id : null),
+      distinctKey: (p) => ('user_id' in p.input ? repo.userKey(p.business.id, p.input.user_id) : null),
     });
     groups.set(ctx, g);
   }
   return g;
 }
 
-async function writeGroup(ctx: AppContext, businessId: string, items: PendingCheck[]): Promise<Array<ApiResult | Error>> {
-  try {
-    return await repo.inCheckTransaction(ctx.database, (tx) => recordGroup(ctx, tx, businessId, items, new Date()));
-  } catch {
-    // The balance cannot pay for the whole group (or one check failed): nothing of the group
-    // was kept, so each check runs again in its own transaction with its own debit.
-    const results: Array<ApiResult | Error> = [];
-    for (const item of items) results.push(await verifyOne(ctx, item, null).catch((err: Error) => err));
-    return results;
+async function writeGroup(ctx: AppContext, items: PendingCheck[]): Promise<Array<ApiResult | Error>> {
+  const results: Array<ApiResult | Error> = new Array(items.length);
+  let group = items.map((item, index) => ({ item, index }));
+  const alone: typeof group = [];
+  while (group.length > 0) {
+    try {
+      const outcomes = await repo.inCheckTransaction(ctx.database, (tx) => recordGroup(ctx, tx, group.map((g) => g.item), new Date()));
+      group.forEach((g, k) => (results[g.index] = outcomes[k]!));
+      break;
+    } catch (err) {
+      // Nothing of the group was kept. The checks of a business that cannot pay for all of its
+      // share run one by one (each with its own debit, 402 when the money runs out); the rest
+      // try again together. Any other failure: every check on its own.
+      const unpaid = err instanceof GroupUnpaid ? err.businessIds : null;
+      alone.push(...group.filter((g) => !unpaid || unpaid.has(g.item.business.id)));
+      group = unpaid ? group.filter((g) => !unpaid.has(g.item.business.id)) : [];
+    }
   }
+  for (const g of alone) results[g.index] = await verifyOne(ctx, g.item, null).catch((err: Error) => err);
+  return results;
 }
 
-class GroupUnpaid extends Error {}
+class GroupUnpaid extends Error {
+  constructor(readonly businessIds: Set<string>) {
+    super('a business cannot pay for its checks in this group');
+  }
+}
 
 type Status = repo.Verification['status'];
 
 /**
- * Records a group of checks of one business (each user at most once) in the caller's
- * transaction, then takes one debit for all of them, or throws GroupUnpaid when the balance
- * cannot pay for every one (the caller rolls back). Refusals (404, 429 throttled) are decided
- * before anything is written, so they are free. Each statement covers the whole group.
+ * Records a group of checks (each business's user at most once) in the caller's transaction,
+ * then takes one debit per business for all of its checks, or throws GroupUnpaid naming the
+ * businesses whose balance cannot pay for every one (the caller rolls back). Refusals (404,
+ * 429 throttled) are decided before anything is written, so they are free. Each statement
+ * covers the whole group.
  */
-async function recordGroup(ctx: AppContext, tx: repo.CheckTx, businessId: string, items: PendingCheck[], now: Date): Promise<Array<ApiResult | Error>> {
+async function recordGroup(ctx: AppContext, tx: repo.CheckTx, items: PendingCheck[], now: Date): Promise<Array<ApiResult | Error>> {
   const outcomes: Array<ApiResult | Error> = new Array(items.length);
-  const userIds = items.flatMap((p) => ('user_id' in p.input ? [p.input.user_id] : []));
-  const enrolments = await repo.findEnrolmentsLocked(tx, businessId, userIds);
-  const recent = await repo.recentChecksForUsers(tx, businessId, [...enrolments.keys()], new Date(now.getTime() - THROTTLE_WINDOW_MS), THROTTLE_FAILURES);
+  const users = items.flatMap((p) => ('user_id' in p.input ? [{ businessId: p.business.id, externalUserId: p.input.user_id }] : []));
+  const enrolments = await repo.findEnrolmentsLocked(tx, users);
+  const found = users.filter((u) => enrolments.has(repo.userKey(u.businessId, u.externalUserId)));
+  const recent = await repo.recentChecksForUsers(tx, found, new Date(now.getTime() - THROTTLE_WINDOW_MS), THROTTLE_FAILURES);
 
   // What each check found, before any write.
   const decided: Array<{ index: number; status: Status; enrolment?: repo.Enrolment; step?: number }> = [];
-  for (const [index, { input }] of items.entries()) {
+  for (const [index, { input, business }] of items.entries()) {
     const window = ('window' in input && input.window !== undefined ? input.window : DEFAULT_WINDOW) as number;
     if ('secret' in input) {
       const check = checkCode(input.secret.replace(/\s+/g, '').toUpperCase(), input.token, DEFAULT_TOTP, window, now.getTime());
       decided.push({ index, status: check.outcome === 'match' ? 'verified' : check.outcome === 'expired' ? 'expired' : 'invalid_code' });
       continue;
     }
-    const enrolment = enrolments.get(input.user_id);
+    const key = repo.userKey(business.id, input.user_id);
+    const enrolment = enrolments.get(key);
     if (!enrolment) {
       outcomes[index] = new AppError('not_found', `No enrolled user "${input.user_id}". Enrol them with POST /api/v1/generate.`);
       continue;
     }
-    const throttled = throttleRefusal(recent.get(input.user_id) ?? [], now);
+    const throttled = throttleRefusal(recent.get(key) ?? [], now);
     if (throttled) {
       outcomes[index] = throttled;
       continue;
@@ -340,7 +356,7 @@ async function recordGroup(ctx: AppContext, tx: repo.CheckTx, businessId: string
       decided.push({ index, status: used ? 'verified' : 'invalid_code', enrolment });
       continue;
     }
-    const secret = ctx.secrets.decrypt(enrolment.secretEnc, encryptionContext(businessId, input.user_id));
+    const secret = ctx.secrets.decrypt(enrolment.secretEnc, encryptionContext(business.id, input.user_id));
     const check = checkCode(secret, input.totp_code, enrolment, window, now.getTime());
     if (check.outcome === 'match') decided.push({ index, status: 'verified', enrolment, step: check.step });
     else decided.push({ index, status: check.outcome === 'expired' ? 'expired' : 'invalid_code', enrolment });
@@ -358,7 +374,7 @@ async function recordGroup(ctx: AppContext, tx: repo.CheckTx, businessId: string
     const backup = 'backup_code' in item.input && item.input.backup_code !== undefined;
     return {
       id: newId('ver'),
-      businessId,
+      businessId: item.business.id,
       externalUserId: d.enrolment?.externalUserId ?? null,
       mode: d.enrolment ? 'managed' : 'stateless',
       method: backup ? 'backup' : 'totp',
@@ -371,15 +387,20 @@ async function recordGroup(ctx: AppContext, tx: repo.CheckTx, businessId: string
   });
   await repo.insertVerifications(tx, verifications);
 
-  const hasWebhooks = (await subscribersOf(tx.kysely, businessId, 'webhook.test')).length > 0;
-  if (hasWebhooks) for (const v of verifications) await emitVerificationEvent(tx.kysely, businessId, v, now);
-  // The one debit, last: on PostgreSQL the balance row is locked only from here to the commit.
-  const debited = await repo.debitBalance(tx.run, businessId, verifications.length * PAISE_PER_VERIFICATION, now);
-  if (!debited) throw new GroupUnpaid();
-  let balance = debited.balancePaise + verifications.length * PAISE_PER_VERIFICATION;
+  const amounts = new Map<string, number>();
+  for (const v of verifications) amounts.set(v.businessId, (amounts.get(v.businessId) ?? 0) + PAISE_PER_VERIFICATION);
+  const withWebhooks = await repo.businessesWithWebhooks(tx, [...amounts.keys()]);
+  for (const v of verifications) if (withWebhooks.has(v.businessId)) await emitVerificationEvent(tx.kysely, v.businessId, v, now);
+  // The debits, last: on PostgreSQL the balance rows are locked only from here to the commit.
+  const debited = await repo.debitBalances(tx, amounts, now);
+  const unpaid = new Set([...amounts.keys()].filter((id) => !debited.has(id)));
+  if (unpaid.size > 0) throw new GroupUnpaid(unpaid);
+  // Each answer carries the balance right after its own charge.
+  const balances = new Map([...debited].map(([id, d]) => [id, d.balancePaise + amounts.get(id)!]));
   for (const [k, v] of verifications.entries()) {
-    balance -= PAISE_PER_VERIFICATION;
-    if (hasWebhooks) await emitCreditEvents(tx.kysely, businessId, debited.autoRefill, balance, now);
+    const balance = balances.get(v.businessId)! - PAISE_PER_VERIFICATION;
+    balances.set(v.businessId, balance);
+    if (withWebhooks.has(v.businessId)) await emitCreditEvents(tx.kysely, v.businessId, debited.get(v.businessId)!.autoRefill, balance, now);
     const d = decided[k]!;
     outcomes[d.index] = {
       statusCode: 200,
@@ -425,7 +446,7 @@ async function verifyOne(
   remember: ((trx: Parameters<typeof repo.insertIdempotencyRecord>[0], result: ApiResult) => Promise<void>) | null,
 ): Promise<ApiResult> {
   return ctx.db.transaction().execute(async (trx) => {
-    const [outcome] = await recordGroup(ctx, { run: trx, kysely: trx, dialect: ctx.database.dialect }, pending.business.id, [pending], new Date()).catch((err: unknown) => {
+    const [outcome] = await recordGroup(ctx, { run: trx, kysely: trx, dialect: ctx.database.dialect }, [pending], new Date()).catch((err: unknown) => {
       // No credit: the throw undoes the whole check.
       throw err instanceof GroupUnpaid ? insufficientCredits() : err;
     });
