@@ -124,12 +124,32 @@ const debit = preparedQuery((db, businessId: string, amountPaise: number, now: D
     .set((eb) => ({ balance_paise: eb('balance_paise', '-', amountPaise), updated_at: now }))
     .where('id', '=', businessId)
     .where('balance_paise', '>=', amountPaise)
-    .returning(['balance_paise', 'auto_refill_enabled', 'auto_refill_threshold_paise', 'auto_refill_pack_id']),
+    .returning((eb) => [
+      'balance_paise',
+      'auto_refill_enabled',
+      'auto_refill_threshold_paise',
+      'auto_refill_pack_id',
+      eb.exists(eb.selectFrom('webhook').select('webhook.id').whereRef('webhook.business_id', '=', 'business.id').where('webhook.is_active', '=', true)).as('has_webhooks'),
+    ]),
 );
 
 export interface Debited {
   balancePaise: number;
   autoRefill: { enabled: boolean; thresholdPaise: number | null; packId: string | null };
+  /** an active webhook endpoint exists (else no outbox rows are needed) */
+  hasWebhooks: boolean;
+}
+
+function toDebited(row: { balance_paise: unknown; auto_refill_enabled: unknown; auto_refill_threshold_paise: unknown; auto_refill_pack_id: string | null; has_webhooks: unknown }): Debited {
+  return {
+    balancePaise: toNumber(row.balance_paise as number),
+    autoRefill: {
+      enabled: toBoolean(row.auto_refill_enabled as boolean),
+      thresholdPaise: row.auto_refill_threshold_paise === null ? null : toNumber(row.auto_refill_threshold_paise as number),
+      packId: row.auto_refill_pack_id,
+    },
+    hasWebhooks: toBoolean(row.has_webhooks as boolean),
+  };
 }
 
 /**
@@ -139,16 +159,7 @@ export interface Debited {
  */
 export async function debitBalance(trx: QueryTarget, businessId: string, amountPaise: number, now: Date): Promise<Debited | null> {
   const [row] = (await debit(trx, businessId, amountPaise, now)).rows;
-  return row
-    ? {
-        balancePaise: toNumber(row.balance_paise),
-        autoRefill: {
-          enabled: toBoolean(row.auto_refill_enabled),
-          thresholdPaise: row.auto_refill_threshold_paise === null ? null : toNumber(row.auto_refill_threshold_paise),
-          packId: row.auto_refill_pack_id,
-        },
-      }
-    : null;
+  return row ? toDebited(row) : null;
 }
 
 const advanceStep = preparedQuery((db, enrolmentId: string, step: number, now: Date) =>
@@ -431,29 +442,14 @@ export async function debitBalances(tx: CheckTx, amounts: Map<string, number>, n
   // NO KEY UPDATE, as the UPDATE itself takes: it does not wait for other groups' verification
   // rows, whose foreign key holds a KEY SHARE lock on the business until they commit.
   await sql`select id from business where id = any(${ids}) order by id for no key update`.execute(tx.kysely);
-  const { rows } = await sql<{ id: string; balance_paise: number; auto_refill_enabled: unknown; auto_refill_threshold_paise: number | null; auto_refill_pack_id: string | null }>`
+  const { rows } = await sql<{ id: string; balance_paise: number; auto_refill_enabled: unknown; auto_refill_threshold_paise: number | null; auto_refill_pack_id: string | null; has_webhooks: boolean }>`
     update business set balance_paise = business.balance_paise - v.amount, updated_at = ${now}
     from (select unnest(${ids}::text[]) as id, unnest(${ids.map((id) => amounts.get(id)!)}::bigint[]) as amount) as v
     where business.id = v.id and business.balance_paise >= v.amount
-    returning business.id, business.balance_paise, business.auto_refill_enabled, business.auto_refill_threshold_paise, business.auto_refill_pack_id`.execute(tx.kysely);
-  for (const row of rows) {
-    debited.set(row.id, {
-      balancePaise: toNumber(row.balance_paise),
-      autoRefill: {
-        enabled: toBoolean(row.auto_refill_enabled as boolean),
-        thresholdPaise: row.auto_refill_threshold_paise === null ? null : toNumber(row.auto_refill_threshold_paise),
-        packId: row.auto_refill_pack_id,
-      },
-    });
-  }
+    returning business.id, business.balance_paise, business.auto_refill_enabled, business.auto_refill_threshold_paise, business.auto_refill_pack_id,
+      exists (select 1 from webhook where webhook.business_id = business.id and webhook.is_active) as has_webhooks`.execute(tx.kysely);
+  for (const row of rows) debited.set(row.id, toDebited(row));
   return debited;
-}
-
-/** Which of these businesses have an active webhook endpoint (the rest need no outbox rows). */
-export async function businessesWithWebhooks(tx: CheckTx, businessIds: string[]): Promise<Set<string>> {
-  if (businessIds.length === 0) return new Set();
-  const rows = await tx.kysely.selectFrom('webhook').select('business_id').distinct().where('business_id', 'in', businessIds).where('is_active', '=', true).execute();
-  return new Set(rows.map((r) => r.business_id));
 }
 
 /** advanceLastUsedStep for many enrolments; returns the ids whose step did advance. */

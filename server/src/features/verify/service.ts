@@ -389,9 +389,8 @@ async function recordGroup(ctx: AppContext, tx: repo.CheckTx, items: PendingChec
 
   const amounts = new Map<string, number>();
   for (const v of verifications) amounts.set(v.businessId, (amounts.get(v.businessId) ?? 0) + PAISE_PER_VERIFICATION);
-  const withWebhooks = await repo.businessesWithWebhooks(tx, [...amounts.keys()]);
-  for (const v of verifications) if (withWebhooks.has(v.businessId)) await emitVerificationEvent(tx.kysely, v.businessId, v, now);
-  // The debits, last: on PostgreSQL the balance rows are locked only from here to the commit.
+  // The debits, last but for the outbox rows: on PostgreSQL the balance rows are locked only
+  // from here to the commit.
   const debited = await repo.debitBalances(tx, amounts, now);
   const unpaid = new Set([...amounts.keys()].filter((id) => !debited.has(id)));
   if (unpaid.size > 0) throw new GroupUnpaid(unpaid);
@@ -400,7 +399,11 @@ async function recordGroup(ctx: AppContext, tx: repo.CheckTx, items: PendingChec
   for (const [k, v] of verifications.entries()) {
     const balance = balances.get(v.businessId)! - PAISE_PER_VERIFICATION;
     balances.set(v.businessId, balance);
-    if (withWebhooks.has(v.businessId)) await emitCreditEvents(tx.kysely, v.businessId, debited.get(v.businessId)!.autoRefill, balance, now);
+    const paid = debited.get(v.businessId)!;
+    if (paid.hasWebhooks) {
+      await emitVerificationEvent(tx.kysely, v.businessId, v, now);
+      await emitCreditEvents(tx.kysely, v.businessId, paid.autoRefill, balance, now);
+    }
     const d = decided[k]!;
     outcomes[d.index] = {
       statusCode: 200,
