@@ -18,6 +18,7 @@ import { adminRoutes } from './features/admin/routes';
 import { installCsrfGuard } from './features/auth/csrf';
 import { authRoutes } from './features/auth/routes';
 import { userTotpRoutes } from './features/authenticator/routes';
+import { shareApiKeyInvalidation } from './features/business/api-keys';
 import { businessRoutes } from './features/business/routes';
 import { contactRoutes } from './features/contact/routes';
 import { financialRoutes } from './features/financial/routes';
@@ -159,6 +160,8 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
       throw new Error(`REDIS_URL: cannot connect to Redis (${(err as Error).message})`, { cause: err });
     }
   }
+  // Key revocation, suspension and bans reach every instance's key cache at once.
+  const stopSharingKeys = redis ? await shareApiKeyInvalidation(ctx, redis, `${config.redisKeyPrefix}api-keys`) : undefined;
   await app.register(rateLimit, {
     global: false,
     enableDraftSpec: true,
@@ -226,6 +229,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   await registerWebApp(app);
 
   app.addHook('onClose', async () => {
+    stopSharingKeys?.();
     redis?.disconnect();
     await ctx.database.close();
   });

@@ -10,7 +10,14 @@ import type { Database, Dialect } from './types';
 export interface Db {
   db: Kysely<Database>;
   dialect: Dialect;
+  /** SQLite only: the connection's cached statements, for synchronous use while holding it */
+  sqlite?: SqliteStatements;
   close(): Promise<void>;
+}
+
+export interface SqliteStatements {
+  prepare(sql: string): SQLite.Statement;
+  readonly inTransaction: boolean;
 }
 
 // PostgreSQL's int8 (bigint, count(*)) arrives as a string by default; money and counts are
@@ -34,11 +41,14 @@ function withStatementCache(sqlite: SQLite.Database, max = 500) {
       }
       return statement;
     },
+    get inTransaction() {
+      return sqlite.inTransaction;
+    },
     close() {
       cache.clear();
       sqlite.close();
     },
-  } as unknown as SQLite.Database;
+  };
 }
 
 export function openDatabase(database: Config['database'], options: { poolSize?: number } = {}): Db {
@@ -53,9 +63,10 @@ export function openDatabase(database: Config['database'], options: { poolSize?:
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
+  const statements = withStatementCache(sqlite);
   const db = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+    dialect: new SqliteDialect({ database: statements as unknown as SQLite.Database }),
     plugins: [new SqliteValuesPlugin()],
   });
-  return { db, dialect: 'sqlite', close: () => db.destroy() };
+  return { db, dialect: 'sqlite', sqlite: statements, close: () => db.destroy() };
 }

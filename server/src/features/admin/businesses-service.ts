@@ -2,6 +2,7 @@ import { paiseToDecimalString, verificationsForPaise } from '@common/pricing';
 import type { AppContext } from '../../context';
 import { AppError } from '../../lib/errors';
 import { insertAuditEntry } from '../audit/repo';
+import { invalidateApiKeys } from '../business/api-keys';
 import * as businessRepo from '../business/repo';
 import { listLedger } from '../credits/repo';
 import { grantCredits } from '../credits/service';
@@ -54,6 +55,7 @@ export async function setRateLimit(ctx: AppContext, id: string, perMinute: numbe
     await businessRepo.setRateLimit(trx, id, perMinute);
     await insertAuditEntry(trx, { actorUserId: actor.userId, actorLabel: actor.label, action: 'business.rate_limit_set', subjectType: 'business', subjectId: id, details: { from: before.rateLimitPerMinute, to: perMinute } }, now);
   });
+  invalidateApiKeys(ctx);
   return { rateLimitPerMinute: perMinute };
 }
 
@@ -70,6 +72,7 @@ export async function setSuspended(ctx: AppContext, id: string, suspension: { re
       now,
     );
   });
+  invalidateApiKeys(ctx);
   return { business: view(await load(ctx, id)) };
 }
 
@@ -87,5 +90,6 @@ export async function setBanned(ctx: AppContext, userId: string, ban: { reason: 
       now,
     );
   });
+  invalidateApiKeys(ctx);
   return { user: { id: user.id, email: user.email, status: ban ? ('banned' as const) : ('active' as const) } };
 }

@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { adminWithFreshMfa, get, ORIGIN, post } from '../../../../test/support/admin';
 import { createTestApp, describeEachDialect, type TestApp } from '../../../../test/support/db';
 import { createBusiness } from '../../../../test/support/payments';
 import { bearer, expectError } from '../../../../test/support/verify-api';
+import { API_KEY_CACHE_TTL_MS } from '../business/api-keys';
 
 describeEachDialect('admin: businesses and users', (dialect) => {
   let t: TestApp;
@@ -78,12 +79,18 @@ describeEachDialect('admin: businesses and users', (dialect) => {
     expectError(await post(t.app, `/api/admin/users/${adminId}/ban`, admin, { reason: 'locking myself out' }), 409, 'conflict');
   });
 
-  it('a removed owner takes the key with them (401)', async () => {
+  it('a removed owner takes the key with them (401) within the key cache\'s bound', async () => {
     const other = await createBusiness(t.app, 'Removed Owner Co');
     expect((await v1(other.apiKey)).statusCode).toBe(200);
+    // Removed straight from the database (no service call to invalidate the key cache).
     await t.ctx.db.deleteFrom('session').where('userId', 'in', t.ctx.db.selectFrom('user').select('id').where('email', '=', other.email)).execute();
     await t.ctx.db.deleteFrom('user').where('email', '=', other.email).execute();
-    expectError(await v1(other.apiKey), 401, 'unauthorized');
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + API_KEY_CACHE_TTL_MS + 1 });
+    try {
+      expectError(await v1(other.apiKey), 401, 'unauthorized');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('refuses every write without a fresh MFA and from a foreign origin', async () => {

@@ -6,7 +6,7 @@ import { newId } from '../../lib/ids';
 import { insertAuditEntry } from '../audit/repo';
 import type { CurrentUser } from '../auth/service';
 import { listRecentVerifications } from '../verify/repo';
-import { generateApiKey } from './api-keys';
+import { generateApiKey, invalidateApiKeys } from './api-keys';
 import * as repo from './repo';
 
 export async function toProfile(ctx: AppContext, business: repo.Business): Promise<BusinessProfile> {
@@ -79,6 +79,7 @@ export async function regenerateApiKey(
     await repo.insertApiKey(trx, { id: newId('key'), businessId: business.id, prefix: key.prefix, hash: key.hash, now });
     await insertAuditEntry(trx, { actorUserId: user.id, actorLabel: user.email, action: 'api_key.regenerated', subjectType: 'business', subjectId: business.id, details: { prefix: key.prefix } }, now);
   });
+  invalidateApiKeys(ctx);
   return { apiKey: key.key, prefix: key.prefix };
 }
 

@@ -1,9 +1,9 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../lib/errors';
-import { apiKeyHash } from '../business/api-keys';
-import { findBusinessByApiKeyHash, touchApiKey, type Business } from '../business/repo';
+import { apiKeyHash, failedLookupRetryAfter, lookupApiKey, recordFailedLookup } from '../business/api-keys';
+import { findBusinessById, touchApiKey, type Business } from '../business/repo';
 import { metricsFor } from '../metrics/metrics';
 import {
   ErrorEnvelope,
@@ -30,14 +30,35 @@ declare module 'fastify' {
 const TOUCH_INTERVAL_MS = 60_000;
 const lastTouched = new Map<string, number>();
 
-async function authenticateApiKey(request: FastifyRequest): Promise<void> {
+/**
+ * The JSON API's fixed header set, in place of helmet's per-response work (its CSP and the
+ * rest are for HTML pages): nothing here is a page, framed, cached or sniffed.
+ */
+const API_HEADERS = {
+  'x-content-type-options': 'nosniff',
+  'cache-control': 'no-store',
+  'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+  'referrer-policy': 'no-referrer',
+};
+
+async function authenticateApiKey(request: FastifyRequest, reply: FastifyReply): Promise<void> {
   request.startedAt = performance.now();
+  reply.headers(API_HEADERS);
   const header = request.headers.authorization;
   const match = typeof header === 'string' ? /^Bearer\s+(\S+)$/i.exec(header.trim()) : null;
   if (!match) throw new AppError('unauthorized', 'Send your API key as "Authorization: Bearer sk_live_…".');
   const hash = apiKeyHash(match[1]!);
-  const found = hash ? await findBusinessByApiKeyHash(request.server.ctx.db, hash) : undefined;
-  if (!found) throw new AppError('unauthorized', 'This API key is not valid or has been revoked.');
+  const { ctx } = request.server;
+  // Guessing keys costs a lookup each: an address that keeps missing waits instead.
+  const retryAfter = hash ? failedLookupRetryAfter(ctx, request.ip) : null;
+  if (retryAfter !== null) {
+    throw new AppError('rate_limited', `Too many invalid API keys from your address. Try again in ${retryAfter} s.`, { 'retry-after': String(retryAfter) });
+  }
+  const found = hash ? await lookupApiKey(ctx, hash) : undefined;
+  if (!found) {
+    if (hash) recordFailedLookup(ctx, request.ip);
+    throw new AppError('unauthorized', 'This API key is not valid or has been revoked.');
+  }
   if (found.business.suspended || found.ownerBanned) {
     throw new AppError('suspended', 'API access for this account is suspended. Contact support.');
   }
@@ -80,6 +101,11 @@ export async function verifyRoutesV1(app: FastifyInstance, options: VerifyRoutes
   app.decorateRequest('business', null);
   app.decorateRequest('apiKeyId', null);
   app.decorateRequest('startedAt', 0);
+  app.addHook('onRoute', (route) => {
+    // @fastify/helmet reads this per request (its route option `helmet: false` is resolved
+    // by its own onRoute hook, which may already have run).
+    route.config = { ...route.config, helmet: { skipRoute: true } } as typeof route.config;
+  });
   app.addHook('onRequest', authenticateApiKey);
 
   // Per-key limit, each business its own figure; runs after the key is known.
@@ -91,7 +117,8 @@ export async function verifyRoutesV1(app: FastifyInstance, options: VerifyRoutes
     {
       schema: { tags: ['account'], summary: 'Your balance and limits', security: [{ apiKey: [] }], response: { 200: ProfileResponse, 401: errors[401], 403: errors[403], 429: errors[429] } },
     },
-    async (request) => service.profile(withBusiness(request)) as z.infer<typeof ProfileResponse>,
+    // The balance is read now, not from the key lookup's snapshot.
+    async (request) => service.profile((await findBusinessById(request.server.ctx.db, withBusiness(request).id))!) as z.infer<typeof ProfileResponse>,
   );
 
   r.post(

@@ -1,12 +1,11 @@
 import { createHash } from 'node:crypto';
 import { LOW_BALANCE_THRESHOLD_PAISE, PAISE_PER_VERIFICATION, getTopUpPack, paiseToDecimalString, verificationsForPaise } from '@common/pricing';
-import type { Transaction } from 'kysely';
 import type { AppContext } from '../../context';
-import type { Database } from '../../db/types';
 import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import type { Business } from '../business/repo';
 import { enqueueEvent } from '../webhooks/events';
+import { GroupCommit } from './group-commit';
 import * as repo from './repo';
 import {
   BACKUP_CODE_COUNT,
@@ -195,21 +194,6 @@ export async function deleteUser(ctx: AppContext, business: Business, externalUs
 
 // --- verify ---------------------------------------------------------------------------------
 
-/**
- * RFC 4226 §7: after 5 failed checks in 15 minutes, refuse (free) until the oldest ages out.
- * Runs inside the check's transaction after the debit, which serialises one business's checks
- * (row lock on PostgreSQL, one writer on SQLite), so concurrent guesses cannot all slip past it.
- */
-async function assertNotThrottled(trx: Transaction<Database>, businessId: string, externalUserId: string, now: Date): Promise<void> {
-  const recent = await repo.recentChecksForUser(trx, businessId, externalUserId, new Date(now.getTime() - THROTTLE_WINDOW_MS), THROTTLE_FAILURES);
-  if (recent.length < THROTTLE_FAILURES || recent.some((c) => c.status === 'verified')) return;
-  const oldest = recent[recent.length - 1]!;
-  const retryAfter = Math.max(1, Math.ceil((oldest.createdAt.getTime() + THROTTLE_WINDOW_MS - now.getTime()) / 1000));
-  throw new AppError('too_many_attempts', `Too many failed attempts for this user. Try again in ${retryAfter} s.`, {
-    'retry-after': String(retryAfter),
-  });
-}
-
 function insufficientCredits(): AppError {
   return new AppError('insufficient_credits', 'Your balance cannot pay for a verification (₹0.10). Add credits to continue.');
 }
@@ -217,13 +201,13 @@ function insufficientCredits(): AppError {
 /** The check's own webhook event, written in its transaction (outbox). */
 async function emitVerificationEvent(
   trx: Parameters<typeof enqueueEvent>[0],
-  business: Business,
+  businessId: string,
   v: { id: string; externalUserId: string | null; purpose: string | null; status: repo.Verification['status']; responseTimeMs: number },
   now: Date,
 ): Promise<void> {
   await enqueueEvent(
     trx,
-    business.id,
+    businessId,
     v.status === 'verified' ? 'verification.success' : 'verification.failed',
     {
       verification_id: v.id,
@@ -239,9 +223,8 @@ async function emitVerificationEvent(
 }
 
 /** credit.low / credit.depleted when this debit is the one that crossed the line. */
-async function emitCreditEvents(trx: Parameters<typeof enqueueEvent>[0], business: Business, balanceAfter: number, now: Date): Promise<void> {
+async function emitCreditEvents(trx: Parameters<typeof enqueueEvent>[0], businessId: string, refill: repo.Debited['autoRefill'], balanceAfter: number, now: Date): Promise<void> {
   const before = balanceAfter + PAISE_PER_VERIFICATION;
-  const refill = business.autoRefill;
   // With auto-refill on, its threshold is when the business wants the reminder.
   const lowLine = refill.enabled && refill.thresholdPaise !== null ? refill.thresholdPaise : LOW_BALANCE_THRESHOLD_PAISE;
   const credit = {
@@ -251,16 +234,28 @@ async function emitCreditEvents(trx: Parameters<typeof enqueueEvent>[0], busines
   };
   if (before >= lowLine && balanceAfter < lowLine) {
     const pack = refill.packId ? getTopUpPack(refill.packId) : undefined;
-    await enqueueEvent(trx, business.id, 'credit.low', {
+    await enqueueEvent(trx, businessId, 'credit.low', {
       ...credit,
       auto_refill: { enabled: refill.enabled, pack_id: pack?.id ?? null, pack_amount: pack ? paiseToDecimalString(pack.amountPaise) : null },
     }, now);
   }
   if (before >= PAISE_PER_VERIFICATION && balanceAfter < PAISE_PER_VERIFICATION) {
-    await enqueueEvent(trx, business.id, 'credit.depleted', credit, now);
+    await enqueueEvent(trx, businessId, 'credit.depleted', credit, now);
   }
 }
 
+interface PendingCheck {
+  business: Business;
+  input: VerifyInput;
+  requestId: string;
+  startedAt: number;
+}
+
+/**
+ * Checks with a user_id + TOTP code or a stateless secret + token are written in groups (see
+ * group-commit.ts); those with an Idempotency-Key or a backup code each take their own
+ * transaction. Either way the answer leaves only after the check is recorded and charged.
+ */
 export async function verify(
   ctx: AppContext,
   business: Business,
@@ -269,86 +264,197 @@ export async function verify(
   idempotencyKey: string | undefined,
   startedAt: number,
 ): Promise<ApiResult> {
-  return withIdempotency(ctx, business, idempotencyKey, 'verify', input, async (remember) => {
-    const now = new Date();
-    const window = ('window' in input && input.window !== undefined ? input.window : DEFAULT_WINDOW) as number;
-    // Cheap refusals first: none of these reaches the code check, so none is charged.
-    if (business.balancePaise < PAISE_PER_VERIFICATION) throw insufficientCredits();
+  const pending: PendingCheck = { business, input, requestId, startedAt };
+  if (idempotencyKey || ('backup_code' in input && input.backup_code !== undefined)) {
+    return withIdempotency(ctx, business, idempotencyKey, 'verify', input, (remember) => verifyOne(ctx, pending, remember));
+  }
+  return groupsOf(ctx).submit('', pending);
+}
 
-    let enrolment: repo.Enrolment | undefined;
-    let check: ReturnType<typeof checkCode> | { outcome: 'backup'; code: string };
-    let method: 'totp' | 'backup' = 'totp';
-    let externalUserId: string | null = null;
-    if ('secret' in input) {
-      check = checkCode(input.secret.replace(/\s+/g, '').toUpperCase(), input.token, DEFAULT_TOTP, window, now.getTime());
-    } else {
-      externalUserId = input.user_id;
-      enrolment = await repo.findEnrolment(ctx.db, business.id, input.user_id);
-      if (!enrolment) throw new AppError('not_found', `No enrolled user "${input.user_id}". Enrol them with POST /api/v1/generate.`);
-      if (input.backup_code !== undefined) {
-        method = 'backup';
-        check = { outcome: 'backup', code: input.backup_code };
-      } else {
-        const secret = ctx.secrets.decrypt(enrolment.secretEnc, encryptionContext(business.id, input.user_id));
-        check = checkCode(secret, input.totp_code, enrolment, window, now.getTime());
-      }
-    }
-
-    const verificationId = newId('ver');
-    const result = await ctx.db.transaction().execute(async (trx) => {
-      // One user's checks queue behind each other here, so concurrent guesses cannot slip past
-      // the throttle (SQLite runs one transaction at a time anyway).
-      if (enrolment && ctx.database.dialect === 'postgres') await repo.lockEnrolment(trx, enrolment.id);
-      // Throttled: the throw rolls everything back, so it is free.
-      if (externalUserId !== null) await assertNotThrottled(trx, business.id, externalUserId, now);
-
-      let status: repo.Verification['status'];
-      if (check.outcome === 'backup') {
-        const used = await repo.consumeBackupCode(trx, enrolment!.id, hashBackupCode(check.code, backupCodeKey(ctx)), now);
-        status = used ? 'verified' : 'invalid_code';
-      } else if (check.outcome === 'match') {
-        status = enrolment && !(await repo.advanceLastUsedStep(trx, enrolment.id, check.step, now)) ? 'replayed' : 'verified';
-      } else {
-        status = check.outcome === 'expired' ? 'expired' : 'invalid_code';
-      }
-
-      const responseTimeMs = Math.round((performance.now() - startedAt) * 100) / 100;
-      await repo.insertVerification(trx, {
-        id: verificationId,
-        businessId: business.id,
-        externalUserId,
-        mode: enrolment ? 'managed' : 'stateless',
-        method,
-        purpose: input.purpose ?? null,
-        status,
-        costPaise: PAISE_PER_VERIFICATION,
-        responseTimeMs,
-        createdAt: now,
-      });
-      // The debit comes last: every check of this business waits for the balance row's lock,
-      // so it is held only from here to the commit. No credit: the throw undoes the whole check.
-      await emitVerificationEvent(trx, business, { id: verificationId, externalUserId, purpose: input.purpose ?? null, status, responseTimeMs }, now);
-      const balance = await repo.debitBalance(trx, business.id, PAISE_PER_VERIFICATION, now);
-      if (balance === null) throw insufficientCredits();
-      await emitCreditEvents(trx, business, balance, now);
-      const answer: ApiResult = {
-        statusCode: 200,
-        body: {
-          verified: status === 'verified',
-          status,
-          verification_id: verificationId,
-          request_id: requestId,
-          timestamp: now.toISOString(),
-          cost: paiseToDecimalString(PAISE_PER_VERIFICATION),
-          balance: paiseToDecimalString(balance),
-          ...(method === 'backup' && status === 'verified'
-            ? { backup_codes_left: await repo.countUnusedBackupCodes(trx, enrolment!.id) }
-            : {}),
-        },
-      };
-      await remember?.(trx, answer);
-      return answer;
+const groups = new WeakMap<AppContext, GroupCommit<PendingCheck, ApiResult>>();
+function groupsOf(ctx: AppContext): GroupCommit<PendingCheck, ApiResult> {
+  let g = groups.get(ctx);
+  if (!g) {
+    g = new GroupCommit((_, items) => writeGroup(ctx, items), {
+      // SQLite has one connection (one writer). On PostgreSQL groups overlap until their
+      // debits, which queue on the balance rows only from debit to commit.
+      maxInFlight: ctx.database.dialect === 'sqlite' ? 1 : 4,
+      maxGroup: 256,
+      distinctKey: (p) => ('user_id' in p.input ? repo.userKey(p.business.id, p.input.user_id) : null),
     });
-    return result;
+    groups.set(ctx, g);
+  }
+  return g;
+}
+
+async function writeGroup(ctx: AppContext, items: PendingCheck[]): Promise<Array<ApiResult | Error>> {
+  const results: Array<ApiResult | Error> = new Array(items.length);
+  let group = items.map((item, index) => ({ item, index }));
+  const alone: typeof group = [];
+  while (group.length > 0) {
+    try {
+      const outcomes = await repo.inCheckTransaction(ctx.database, (tx) => recordGroup(ctx, tx, group.map((g) => g.item), new Date()));
+      group.forEach((g, k) => (results[g.index] = outcomes[k]!));
+      break;
+    } catch (err) {
+      // Nothing of the group was kept. The checks of a business that cannot pay for all of its
+      // share run one by one (each with its own debit, 402 when the money runs out); the rest
+      // try again together. Any other failure: every check on its own.
+      const unpaid = err instanceof GroupUnpaid ? err.businessIds : null;
+      alone.push(...group.filter((g) => !unpaid || unpaid.has(g.item.business.id)));
+      group = unpaid ? group.filter((g) => !unpaid.has(g.item.business.id)) : [];
+    }
+  }
+  for (const g of alone) results[g.index] = await verifyOne(ctx, g.item, null).catch((err: Error) => err);
+  return results;
+}
+
+class GroupUnpaid extends Error {
+  constructor(readonly businessIds: Set<string>) {
+    super('a business cannot pay for its checks in this group');
+  }
+}
+
+type Status = repo.Verification['status'];
+
+/**
+ * Records a group of checks (each business's user at most once) in the caller's transaction,
+ * then takes one debit per business for all of its checks, or throws GroupUnpaid naming the
+ * businesses whose balance cannot pay for every one (the caller rolls back). Refusals (404,
+ * 429 throttled) are decided before anything is written, so they are free. Each statement
+ * covers the whole group.
+ */
+async function recordGroup(ctx: AppContext, tx: repo.CheckTx, items: PendingCheck[], now: Date): Promise<Array<ApiResult | Error>> {
+  const outcomes: Array<ApiResult | Error> = new Array(items.length);
+  const users = items.flatMap((p) => ('user_id' in p.input ? [{ businessId: p.business.id, externalUserId: p.input.user_id }] : []));
+  const enrolments = await repo.findEnrolmentsLocked(tx, users);
+  const found = users.filter((u) => enrolments.has(repo.userKey(u.businessId, u.externalUserId)));
+  const recent = await repo.recentChecksForUsers(tx, found, new Date(now.getTime() - THROTTLE_WINDOW_MS), THROTTLE_FAILURES);
+
+  // What each check found, before any write.
+  const decided: Array<{ index: number; status: Status; enrolment?: repo.Enrolment; step?: number }> = [];
+  for (const [index, { input, business }] of items.entries()) {
+    const window = ('window' in input && input.window !== undefined ? input.window : DEFAULT_WINDOW) as number;
+    if ('secret' in input) {
+      const check = checkCode(input.secret.replace(/\s+/g, '').toUpperCase(), input.token, DEFAULT_TOTP, window, now.getTime());
+      decided.push({ index, status: check.outcome === 'match' ? 'verified' : check.outcome === 'expired' ? 'expired' : 'invalid_code' });
+      continue;
+    }
+    const key = repo.userKey(business.id, input.user_id);
+    const enrolment = enrolments.get(key);
+    if (!enrolment) {
+      outcomes[index] = new AppError('not_found', `No enrolled user "${input.user_id}". Enrol them with POST /api/v1/generate.`);
+      continue;
+    }
+    const throttled = throttleRefusal(recent.get(key) ?? [], now);
+    if (throttled) {
+      outcomes[index] = throttled;
+      continue;
+    }
+    if (input.backup_code !== undefined) {
+      const used = await repo.consumeBackupCode(tx.kysely, enrolment.id, hashBackupCode(input.backup_code, backupCodeKey(ctx)), now);
+      decided.push({ index, status: used ? 'verified' : 'invalid_code', enrolment });
+      continue;
+    }
+    const secret = ctx.secrets.decrypt(enrolment.secretEnc, encryptionContext(business.id, input.user_id));
+    const check = checkCode(secret, input.totp_code, enrolment, window, now.getTime());
+    if (check.outcome === 'match') decided.push({ index, status: 'verified', enrolment, step: check.step });
+    else decided.push({ index, status: check.outcome === 'expired' ? 'expired' : 'invalid_code', enrolment });
+  }
+  if (decided.length === 0) return outcomes;
+
+  // RFC 6238 §5.2: a matching code counts only if its step is later than the last accepted one.
+  const advanced = await repo.advanceLastUsedSteps(
+    tx,
+    decided.flatMap((d) => (d.step !== undefined ? [{ enrolmentId: d.enrolment!.id, step: d.step }] : [])),
+    now,
+  );
+  const verifications = decided.map((d): repo.Verification => {
+    const item = items[d.index]!;
+    const backup = 'backup_code' in item.input && item.input.backup_code !== undefined;
+    return {
+      id: newId('ver'),
+      businessId: item.business.id,
+      externalUserId: d.enrolment?.externalUserId ?? null,
+      mode: d.enrolment ? 'managed' : 'stateless',
+      method: backup ? 'backup' : 'totp',
+      purpose: item.input.purpose ?? null,
+      status: d.step !== undefined && !advanced.has(d.enrolment!.id) ? 'replayed' : d.status,
+      costPaise: PAISE_PER_VERIFICATION,
+      responseTimeMs: Math.round((performance.now() - item.startedAt) * 100) / 100,
+      createdAt: now,
+    };
+  });
+  await repo.insertVerifications(tx, verifications);
+
+  const amounts = new Map<string, number>();
+  for (const v of verifications) amounts.set(v.businessId, (amounts.get(v.businessId) ?? 0) + PAISE_PER_VERIFICATION);
+  // The debits, last but for the outbox rows: on PostgreSQL the balance rows are locked only
+  // from here to the commit.
+  const debited = await repo.debitBalances(tx, amounts, now);
+  const unpaid = new Set([...amounts.keys()].filter((id) => !debited.has(id)));
+  if (unpaid.size > 0) throw new GroupUnpaid(unpaid);
+  // Each answer carries the balance right after its own charge.
+  const balances = new Map([...debited].map(([id, d]) => [id, d.balancePaise + amounts.get(id)!]));
+  for (const [k, v] of verifications.entries()) {
+    const balance = balances.get(v.businessId)! - PAISE_PER_VERIFICATION;
+    balances.set(v.businessId, balance);
+    const paid = debited.get(v.businessId)!;
+    if (paid.hasWebhooks) {
+      await emitVerificationEvent(tx.kysely, v.businessId, v, now);
+      await emitCreditEvents(tx.kysely, v.businessId, paid.autoRefill, balance, now);
+    }
+    const d = decided[k]!;
+    outcomes[d.index] = {
+      statusCode: 200,
+      body: {
+        ...answerBody(v.id, v.status, items[d.index]!.requestId, now, balance),
+        ...(v.method === 'backup' && v.status === 'verified' ? { backup_codes_left: await repo.countUnusedBackupCodes(tx.kysely, d.enrolment!.id) } : {}),
+      },
+    };
+  }
+  return outcomes;
+}
+
+function answerBody(verificationId: string, status: Status, requestId: string, now: Date, balancePaise: number) {
+  return {
+    verified: status === 'verified',
+    status,
+    verification_id: verificationId,
+    request_id: requestId,
+    timestamp: now.toISOString(),
+    cost: paiseToDecimalString(PAISE_PER_VERIFICATION),
+    balance: paiseToDecimalString(balancePaise),
+  };
+}
+
+/**
+ * RFC 4226 §7: after 5 failed checks in 15 minutes, refuse (free) until the oldest ages out.
+ * Read inside the check's transaction with the enrolment row locked (PostgreSQL) or the one
+ * writer (SQLite), so concurrent guesses cannot all slip past it.
+ */
+function throttleRefusal(recent: Array<{ status: Status; createdAt: Date }>, now: Date): AppError | null {
+  if (recent.length < THROTTLE_FAILURES || recent.some((c) => c.status === 'verified')) return null;
+  const oldest = recent[recent.length - 1]!;
+  const retryAfter = Math.max(1, Math.ceil((oldest.createdAt.getTime() + THROTTLE_WINDOW_MS - now.getTime()) / 1000));
+  return new AppError('too_many_attempts', `Too many failed attempts for this user. Try again in ${retryAfter} s.`, {
+    'retry-after': String(retryAfter),
+  });
+}
+
+/** One check in its own transaction with its own debit (Idempotency-Key, backup codes, fallback). */
+async function verifyOne(
+  ctx: AppContext,
+  pending: PendingCheck,
+  remember: ((trx: Parameters<typeof repo.insertIdempotencyRecord>[0], result: ApiResult) => Promise<void>) | null,
+): Promise<ApiResult> {
+  return ctx.db.transaction().execute(async (trx) => {
+    const [outcome] = await recordGroup(ctx, { run: trx, kysely: trx, dialect: ctx.database.dialect }, [pending], new Date()).catch((err: unknown) => {
+      // No credit: the throw undoes the whole check.
+      throw err instanceof GroupUnpaid ? insufficientCredits() : err;
+    });
+    if (outcome instanceof Error) throw outcome;
+    await remember?.(trx, outcome!);
+    return outcome!;
   });
 }
