@@ -124,8 +124,16 @@ describeEachDialect('SIGKILL under verify load, then restart', (dialect) => {
       deliveredBeforeKill = receiver.received.length;
       await server.kill();
     };
+    // A fast server can answer every check before its webhook worker (polling every 250 ms)
+    // delivers anything: past KILL_AFTER_ANSWERS, hold the rest until the first delivery
+    // arrives, then resume, so the kill lands with checks in flight and deliveries made.
+    const firstDelivery = async () => {
+      for (let waited = 0; receiver.received.length === 0 && waited < 15_000; waited += 20) await new Promise((r) => setTimeout(r, 20));
+    };
     const worker = async () => {
       while (next < checks.length && !killing) {
+        if (answered.size >= KILL_AFTER_ANSWERS) await firstDelivery();
+        if (killing) break;
         const check = checks[next++]!;
         sent += 1;
         try {
