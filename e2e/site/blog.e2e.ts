@@ -1,20 +1,12 @@
-import AxeBuilder from '@axe-core/playwright';
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { relatedArticles } from '../../common/blog';
 import { blogArticles } from '../../server/src/features/site/content';
+import { expectNoSeriousA11yViolations } from '../support/axe';
 import { signInLocally, useE2E, visit } from '../support/harness';
 
 const h = useE2E('site/blog');
 const articles = blogArticles();
 const featured = articles.find((a) => a.featured)!;
-
-/** axe-core in the page: no serious or critical violations. */
-async function expectAccessible(page: Page, what: string): Promise<void> {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(bad.map((v) => `${what}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
-}
 
 describe('the public site: blog and payment methods', () => {
   it('a visitor reads the blog: list → post → copy link (toast + clipboard) → a related post; every post has its own head in the HTML', async () => {
@@ -25,7 +17,7 @@ describe('the public site: blog and payment methods', () => {
     expect(await page.title()).toBe('Sixdigit Blog — TOTP security, costs and integration');
     expect(await page.locator('link[rel="alternate"][type="application/rss+xml"]').getAttribute('href')).toBe(`${h.baseUrl}/blog/feed.xml`);
     await h.screenshot(page, '1-blog-1280');
-    await expectAccessible(page, '/blog');
+    await expectNoSeriousA11yViolations(page, { label: '/blog' });
 
     // Open the featured article from its card.
     await page.getByRole('region', { name: 'Featured article' }).getByRole('link', { name: featured.title }).click();
@@ -38,7 +30,7 @@ describe('the public site: blog and payment methods', () => {
     await page.getByText('Link copied').first().waitFor();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${h.baseUrl}/blog/${featured.slug}`);
     await h.screenshot(page, '2-post-1280');
-    await expectAccessible(page, `/blog/${featured.slug}`);
+    await expectNoSeriousA11yViolations(page, { label: `/blog/${featured.slug}` });
 
     // A related article (at most two are offered).
     const related = page.getByRole('region', { name: 'Related articles' });
@@ -95,7 +87,7 @@ describe('the public site: blog and payment methods', () => {
     await page.getByText('sixdigit.demo@invalid').waitFor();
     await page.getByRole('region', { name: 'Top-up packs' }).getByText('₹5,000').waitFor();
     await h.screenshot(page, '6-payment-methods-390');
-    await expectAccessible(page, '/payment-methods');
+    await expectNoSeriousA11yViolations(page, { label: '/payment-methods' });
 
     // Signed out: Add Credits → sign-in → back on the top-up page.
     await page.getByRole('link', { name: 'Add Credits' }).click();

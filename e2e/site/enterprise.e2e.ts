@@ -4,8 +4,6 @@
  * (generated from the live OpenAPI document; switch to Python, copy, see "Copied"), with axe
  * finding no serious or critical problem on any of the three pages.
  */
-import AxeBuilder from '@axe-core/playwright';
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import {
   ENTERPRISE_EXAMPLE_MONTHLY_VERIFICATIONS,
@@ -16,16 +14,10 @@ import {
 } from '../../common/pricing';
 import { API_KEY_PLACEHOLDER, apiBaseUrl, renderSample } from '../../common/samples';
 import { horizontalOverflow } from '../support/a11y';
+import { expectNoSeriousA11yViolations } from '../support/axe';
 import { useE2E, visit } from '../support/harness';
 
 const h = useE2E('site/enterprise');
-
-async function seriousAxeViolations(page: Page): Promise<string[]> {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
 
 /** The biggest monthly saving at a volume, as the calculator shows it. */
 function savingsText(volume: number): string {
@@ -50,7 +42,7 @@ describe.each([1280, 390] as const)('the enterprise site at %i px', (width) => {
     // Sign-up goes to the main site (the server's PUBLIC_URL), not to this host.
     await expect.poll(() => plans.getByRole('link', { name: 'Start building' }).getAttribute('href')).toBe(`${h.baseUrl}/api/login`);
     expect(await horizontalOverflow(page)).toBe(0);
-    expect(await seriousAxeViolations(page)).toEqual([]);
+    await expectNoSeriousA11yViolations(page);
     await h.screenshot(page, `${width}-1-landing`);
 
     // Pricing, reached from the header.
@@ -73,7 +65,7 @@ describe.each([1280, 390] as const)('the enterprise site at %i px', (width) => {
     await page.keyboard.press('End');
     await expect.poll(() => savings.textContent()).toBe(savingsText(ROI_SLIDER.max));
     expect(await horizontalOverflow(page)).toBe(0);
-    expect(await seriousAxeViolations(page)).toEqual([]);
+    await expectNoSeriousA11yViolations(page);
     await h.screenshot(page, `${width}-2-pricing`);
 
     // Docs, reached from the header: generated from the server's own OpenAPI document.
@@ -95,7 +87,7 @@ describe.each([1280, 390] as const)('the enterprise site at %i px', (width) => {
     // …and the confirmation goes away again.
     await verify.getByRole('button', { name: 'Copy Python code for POST /verify', exact: true }).waitFor({ timeout: 5_000 });
     expect(await horizontalOverflow(page)).toBe(0);
-    expect(await seriousAxeViolations(page)).toEqual([]);
+    await expectNoSeriousA11yViolations(page);
     await h.screenshot(page, `${width}-3-docs`);
 
     // /documentation is the same reference.
