@@ -93,9 +93,12 @@ async function waitForHealth(port: number, child: ChildProcess): Promise<void> {
   throw new Error('server did not become healthy');
 }
 
+/** The V8 flags `npm start` runs the server with (package.json), so the bench runs it the same way. */
+const START_FLAGS = /\bnode ((?:--\S+ )*)--import tsx\b/.exec((JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start)?.[1]?.trim().split(/\s+/) ?? [];
+
 function startServer(script: string, env: Record<string, string>): ChildProcess {
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', 'bench/results/profiles'] : [];
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', script], {
+  const child = spawn(process.execPath, [...START_FLAGS, ...profile, '--import', 'tsx', script], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

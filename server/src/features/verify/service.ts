@@ -363,13 +363,9 @@ async function recordGroup(ctx: AppContext, tx: repo.CheckTx, items: PendingChec
   }
   if (decided.length === 0) return outcomes;
 
-  // RFC 6238 §5.2: a matching code counts only if its step is later than the last accepted one.
-  const advanced = await repo.advanceLastUsedSteps(
-    tx,
-    decided.flatMap((d) => (d.step !== undefined ? [{ enrolmentId: d.enrolment!.id, step: d.step }] : [])),
-    now,
-  );
-  const verifications = decided.map((d): repo.Verification => {
+  // RFC 6238 §5.2: a matching code counts only if its step is later than the last accepted one;
+  // a match whose step did not advance is recorded (and answered) as 'replayed'.
+  const drafts = decided.map((d) => {
     const item = items[d.index]!;
     const backup = 'backup_code' in item.input && item.input.backup_code !== undefined;
     return {
@@ -379,19 +375,30 @@ async function recordGroup(ctx: AppContext, tx: repo.CheckTx, items: PendingChec
       mode: d.enrolment ? 'managed' : 'stateless',
       method: backup ? 'backup' : 'totp',
       purpose: item.input.purpose ?? null,
-      status: d.step !== undefined && !advanced.has(d.enrolment!.id) ? 'replayed' : d.status,
+      status: d.status,
       costPaise: PAISE_PER_VERIFICATION,
       responseTimeMs: Math.round((performance.now() - item.startedAt) * 100) / 100,
       createdAt: now,
-    };
+      replayUnlessAdvanced: d.step !== undefined ? { enrolmentId: d.enrolment!.id, step: d.step } : null,
+    } satisfies repo.Verification & { replayUnlessAdvanced: unknown };
   });
-  await repo.insertVerifications(tx, verifications);
-
   const amounts = new Map<string, number>();
-  for (const v of verifications) amounts.set(v.businessId, (amounts.get(v.businessId) ?? 0) + PAISE_PER_VERIFICATION);
-  // The debits, last but for the outbox rows: on PostgreSQL the balance rows are locked only
-  // from here to the commit.
-  const debited = await repo.debitBalances(tx, amounts, now);
+  for (const v of drafts) amounts.set(v.businessId, (amounts.get(v.businessId) ?? 0) + PAISE_PER_VERIFICATION);
+  // The guard, the records and the debits (last but for the outbox rows: on PostgreSQL the
+  // balance rows are locked only from here to the commit) in one go.
+  const { advanced, debited } = await repo.recordChecks(tx, drafts, amounts, now);
+  const verifications = drafts.map((v): repo.Verification => ({
+    id: v.id,
+    businessId: v.businessId,
+    externalUserId: v.externalUserId,
+    mode: v.mode,
+    method: v.method,
+    purpose: v.purpose,
+    status: v.replayUnlessAdvanced && !advanced.has(v.replayUnlessAdvanced.enrolmentId) ? 'replayed' : v.status,
+    costPaise: v.costPaise,
+    responseTimeMs: v.responseTimeMs,
+    createdAt: v.createdAt,
+  }));
   const unpaid = new Set([...amounts.keys()].filter((id) => !debited.has(id)));
   if (unpaid.size > 0) throw new GroupUnpaid(unpaid);
   // Each answer carries the balance right after its own charge.
