@@ -20,3 +20,11 @@ export type SessionUser = z.infer<typeof SessionUser>;
 /** GET /api/auth/user: the person, and the impersonation this session runs under (the banner). */
 export const AuthUser = SessionUser.extend({ impersonation: ImpersonationView.nullable() });
 export type AuthUser = z.infer<typeof AuthUser>;
+
+/**
+ * A non-secret, script-readable cookie ("1") the server sets beside the httpOnly session cookie
+ * and clears with it. Public pages skip GET /api/auth/user when it is absent, so a signed-out
+ * visitor's page makes no call that answers 401 (a console error, and a request on the
+ * critical path). It proves nothing: the session cookie alone authenticates.
+ */
+export const SESSION_HINT_COOKIE = 'sixdigit_session_hint';

@@ -1,3 +1,5 @@
+// Must stay the first import: it configures zod before any schema is built.
+import '@/app/zod-jitless';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import '@fontsource-variable/inter';

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { SESSION_HINT_COOKIE } from '@common/contract/auth';
 
 /** Node's incoming headers as a WHATWG Headers object (what better-auth reads). */
 export function toWebHeaders(headers: FastifyRequest['headers']): Headers {
@@ -11,10 +12,38 @@ export function toWebHeaders(headers: FastifyRequest['headers']): Headers {
   return out;
 }
 
-/** Copies Set-Cookie headers from a better-auth answer onto a Fastify reply. */
+const SESSION_COOKIE = /^(?:__Secure-)?sixdigit\.session_token=([^;]*)/;
+
+/**
+ * The session-hint cookie that mirrors one Set-Cookie of the session token: same lifetime,
+ * path and flags, but readable by scripts and holding only "1" (or cleared with the session).
+ */
+export function sessionHintFor(sessionSetCookie: string): string | undefined {
+  const match = SESSION_COOKIE.exec(sessionSetCookie);
+  if (!match) return undefined;
+  const attributes = sessionSetCookie
+    .slice(match[0].length)
+    .split(';')
+    .map((part) => part.trim())
+    .filter((part) => part && !/^httponly$/i.test(part));
+  const cleared = match[1] === '' || attributes.some((part) => /^max-age=0$/i.test(part));
+  return [`${SESSION_HINT_COOKIE}=${cleared ? '' : '1'}`, ...attributes].join('; ');
+}
+
+/** The Set-Cookie that (re)sets or clears the session hint outside a better-auth answer. */
+export function sessionHintCookie(signedIn: boolean, secure: boolean): string {
+  const lifetime = signedIn ? `Max-Age=${60 * 60 * 24 * 7}` : 'Max-Age=0';
+  return `${SESSION_HINT_COOKIE}=${signedIn ? '1' : ''}; ${lifetime}; Path=/; SameSite=Lax${secure ? '; Secure' : ''}`;
+}
+
+/**
+ * Copies Set-Cookie headers from a better-auth answer onto a Fastify reply, with the session
+ * hint beside every session cookie set or cleared (sign-in, sign-out, impersonation).
+ */
 export function forwardSetCookies(from: Headers, reply: FastifyReply): void {
   const cookies = from.getSetCookie();
-  if (cookies.length > 0) reply.header('set-cookie', cookies);
+  const hints = cookies.map(sessionHintFor).filter((hint): hint is string => hint !== undefined);
+  if (cookies.length > 0) reply.header('set-cookie', [...cookies, ...hints]);
 }
 
 export function requestOrigin(request: FastifyRequest): string {

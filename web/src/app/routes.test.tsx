@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { hardNavigate } from '@/lib/navigation';
-import { ada, admin, jsonResponse, renderApp, stubServer } from '@/test/render-app';
+import { ada, admin, jsonResponse, renderApp, setSessionHint, stubServer } from '@/test/render-app';
 
 vi.mock('@/lib/navigation', async (importOriginal) => ({
   ...(await importOriginal<typeof import('@/lib/navigation')>()),
@@ -14,11 +14,29 @@ afterEach(() => vi.unstubAllGlobals());
 
 describe('main variant, signed out', () => {
   it('shows the landing page, not a spinner, while the session is still loading', () => {
+    // A session hint says someone may be signed in: the session call goes out and hangs.
+    setSessionHint(true);
     const fetchMock = vi.fn(() => new Promise<Response>(() => {}));
     vi.stubGlobal('fetch', fetchMock);
     renderApp('/');
     expect(screen.getByRole('heading', { level: 1, name: /Replace SMS OTPs with TOTP/ })).toBeInTheDocument();
     expect(screen.queryByRole('status', { name: 'Loading' })).not.toBeInTheDocument();
+    expect(fetchMock).toHaveBeenCalledWith('/api/auth/user', expect.anything());
+  });
+
+  it('makes no session call on a public page when there is no session hint (no 401 in the console)', async () => {
+    const fetchMock = stubServer(null);
+    renderApp('/blog');
+    expect(await screen.findByRole('heading', { level: 1 })).toBeInTheDocument();
+    renderApp('/');
+    expect(await screen.findByRole('heading', { level: 1, name: /Replace SMS OTPs with TOTP/ })).toBeInTheDocument();
+    expect(fetchMock.mock.calls.map(([url]) => String(url))).not.toContain('/api/auth/user');
+  });
+
+  it('still asks for the session on a protected page without a session hint', async () => {
+    const fetchMock = stubServer(null);
+    renderApp('/totp');
+    await waitFor(() => expect(hardNavigate).toHaveBeenCalled());
     expect(fetchMock).toHaveBeenCalledWith('/api/auth/user', expect.anything());
   });
 

@@ -134,6 +134,6 @@ describe('global 401 handling', () => {
     expect(await screen.findByText('You are logged out. Logging in again...')).toBeInTheDocument();
     // The page stays as it was until the browser leaves for sign-in.
     expect(screen.getByRole('heading', { name: 'Welcome back, Ada!' })).toBeInTheDocument();
-    await waitFor(() => expect(hardNavigate).toHaveBeenCalledWith('/api/login?returnTo=%2Fbusiness%3Ftab%3Dusage'));
+    await waitFor(() => expect(hardNavigate).toHaveBeenCalledWith('/api/login?returnTo=%2Fhome'));
   });
 });

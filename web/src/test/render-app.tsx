@@ -6,6 +6,7 @@ import { AppProviders, createAppQueryClient } from '@/app/providers';
 import { AppRoutes, preloadAllPages } from '@/app/routes';
 import type { SiteVariant } from '@/app/variant';
 import type { CurrentUser } from '@/features/auth/api';
+import { SESSION_HINT_COOKIE } from '@common/contract/auth';
 
 // Pages are lazy chunks in the app; loaded up front here, the routes render synchronously.
 await preloadAllPages();
@@ -43,8 +44,17 @@ export function unauthorizedResponse(): Response {
 
 type Handler = (url: string, init?: RequestInit) => Response | undefined;
 
-/** Stubs fetch: /api/auth/user answers `user` (or 401 when null); `extra` may answer others. */
+/** Sets or clears the server's session hint cookie, as sign-in and sign-out do. */
+export function setSessionHint(present: boolean) {
+  document.cookie = present ? `${SESSION_HINT_COOKIE}=1; path=/` : `${SESSION_HINT_COOKIE}=; path=/; max-age=0`;
+}
+
+/**
+ * Stubs fetch: /api/auth/user answers `user` (or 401 when null); `extra` may answer others.
+ * The session hint cookie follows `user`, as the real server keeps it.
+ */
 export function stubServer(user: CurrentUser | null, extra?: Handler) {
+  setSessionHint(user !== null);
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     const answer = extra?.(url, init);
@@ -58,6 +68,8 @@ export function stubServer(user: CurrentUser | null, extra?: Handler) {
 
 export function renderApp(path: string, { variant = 'main' }: { variant?: SiteVariant } = {}) {
   const client = createAppQueryClient();
+  // The app reads the address bar (e.g. which pages may skip the session call), as in a browser.
+  window.history.replaceState(null, '', path);
   const result = render(
     <AppProviders client={client}>
       <MemoryRouter initialEntries={[path]}>

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { SESSION_HINT_COOKIE } from '@common/contract/auth';
 import { createTestApp, describeEachDialect, signIn, type TestApp } from '../../../../test/support/db';
 
 describeEachDialect('auth routes', (dialect) => {
@@ -47,6 +48,40 @@ describeEachDialect('auth routes', (dialect) => {
       role: 'user',
       isAdmin: false,
     });
+  });
+
+  it('sets a script-readable session hint beside the session cookie and clears both at sign-out', async () => {
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/api/login/local',
+      payload: 'email=hint%40example.com&name=Hint',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin' },
+    });
+    const session = login.cookies.find((c) => c.name.endsWith('session_token'))!;
+    const hint = login.cookies.find((c) => c.name === SESSION_HINT_COOKIE);
+    expect(hint).toMatchObject({ value: '1', path: '/', sameSite: 'Lax' });
+    expect(hint?.httpOnly).toBeFalsy();
+    expect(hint?.maxAge).toBe(session.maxAge);
+
+    const logout = await t.app.inject({
+      method: 'GET',
+      url: '/api/logout',
+      headers: { 'sec-fetch-site': 'same-origin' },
+      cookies: { [session.name]: session.value, [SESSION_HINT_COOKIE]: '1' },
+    });
+    expect(logout.statusCode).toBe(302);
+    expect(logout.cookies.find((c) => c.name === SESSION_HINT_COOKIE)).toMatchObject({ value: '' });
+  });
+
+  it('clears a stale session hint when the session check answers 401, and keeps a live one fresh', async () => {
+    const stale = await t.app.inject({ method: 'GET', url: '/api/auth/user', cookies: { [SESSION_HINT_COOKIE]: '1' } });
+    expect(stale.statusCode).toBe(401);
+    expect(stale.cookies.find((c) => c.name === SESSION_HINT_COOKIE)).toMatchObject({ value: '', maxAge: 0 });
+
+    const cookie = await signIn(t.app, 'fresh-hint@example.com');
+    const live = await t.app.inject({ method: 'GET', url: '/api/auth/user', headers: { cookie } });
+    expect(live.statusCode).toBe(200);
+    expect(live.cookies.find((c) => c.name === SESSION_HINT_COOKIE)).toMatchObject({ value: '1', maxAge: 604800 });
   });
 
   it('never returns to another site after sign-in', async () => {

@@ -3,7 +3,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { AuthUser } from '@common/contract/auth';
 import { z } from 'zod';
 import { AppError, envelope } from '../../lib/errors';
-import { forwardSetCookies, toWebHeaders } from '../../lib/http';
+import { forwardSetCookies, sessionHintCookie, toWebHeaders } from '../../lib/http';
+import { SESSION_HINT_COOKIE } from '@common/contract/auth';
 import { OIDC_PROVIDER_ID, type LocalSignInApi } from './auth';
 import { currentImpersonation } from '../admin/impersonation-service';
 import { loadCurrentUser } from './guards';
@@ -128,7 +129,14 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
 
   r.get('/api/auth/user', { schema: { response: { 200: AuthUser } } }, async (request, reply) => {
     const user = await loadCurrentUser(request);
-    if (!user) throw new AppError('unauthorized', 'You are not signed in.');
+    const hinted = request.cookies?.[SESSION_HINT_COOKIE] === '1';
+    if (!user) {
+      // A session that ended on its own (expiry, removed on the server) leaves a stale hint.
+      if (hinted) reply.header('set-cookie', sessionHintCookie(false, config.isProduction));
+      throw new AppError('unauthorized', 'You are not signed in.');
+    }
+    // Refreshed on every answer: the session outlives its first week when used (updateAge).
+    reply.header('set-cookie', sessionHintCookie(true, config.isProduction));
     const impersonation = await currentImpersonation(app.ctx, request);
     return reply.header('cache-control', 'no-store').send({ ...user, impersonation });
   });

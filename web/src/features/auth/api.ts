@@ -2,7 +2,7 @@ import { useQuery, type QueryClient } from '@tanstack/react-query';
 import { loadLastUser, saveLastUser, wipeOfflineDataIfAny } from '@/features/authenticator/offline-store';
 import { ApiError, apiGet } from '@/lib/api';
 import { currentPath } from '@/lib/navigation';
-import type { AuthUser } from '@common/contract/auth';
+import { SESSION_HINT_COOKIE, type AuthUser } from '@common/contract/auth';
 
 export type { UserRole } from '@common/contract/auth';
 
@@ -20,6 +20,22 @@ export function loginUrl(returnTo: string = currentPath()): string {
   return `/api/login?returnTo=${encodeURIComponent(returnTo)}`;
 }
 
+/** The marketing pages: the same for everyone, so a visitor without a session needs no session call. */
+const MARKETING_PATH = /^\/(?:blog(?:\/[^/]+)?|payment-methods|contact)?\/?$/;
+
+/** Whether the server's session hint cookie (common/contract/auth.ts) is present. */
+export function hasSessionHint(): boolean {
+  return document.cookie.split(';').some((part) => part.trim().startsWith(`${SESSION_HINT_COOKIE}=1`));
+}
+
+/**
+ * Whether the session call can be skipped: a marketing page, no session hint and nobody signed
+ * in until now (an ended session must still reach its 401 and the Unauthorized notice).
+ */
+export function sessionCallSkippable(wasSignedIn: boolean, pathname: string = window.location.pathname): boolean {
+  return !wasSignedIn && MARKETING_PATH.test(pathname) && !hasSessionHint();
+}
+
 /**
  * GET /api/auth/user. A 401 means "not signed in" and resolves to null — unless the person was
  * signed in until now: then the session has ended, and the 401 is rethrown so the global handler
@@ -33,6 +49,11 @@ export async function fetchCurrentUser({
   wasSignedIn = false,
   signal,
 }: { wasSignedIn?: boolean; signal?: AbortSignal } = {}): Promise<CurrentUser | null> {
+  if (sessionCallSkippable(wasSignedIn)) {
+    // No hint means signed out (sign-out clears it): wipe the offline copy as a 401 would.
+    await wipeOfflineDataIfAny();
+    return null;
+  }
   try {
     const user = await apiGet<CurrentUser>('/api/auth/user', { signal });
     void saveLastUser(user).catch(() => undefined);

@@ -6,7 +6,7 @@ import { toUriList } from '@common/otpauth';
 import { resetToasts } from '@/components/ui/use-toast';
 import { useClockSkew } from '@/lib/server-clock';
 import { hardNavigate } from '@/lib/navigation';
-import { ada, jsonResponse, renderApp, unauthorizedResponse } from '@/test/render-app';
+import { ada, jsonResponse, renderApp, setSessionHint, unauthorizedResponse } from '@/test/render-app';
 import type { AuthenticatorAccount, ScanResult } from './api';
 import { loadAccounts, saveAccounts } from './offline-store';
 
@@ -96,6 +96,7 @@ type Handler = (init: RequestInit | undefined, url: URL) => Response | Promise<R
 
 /** A fake server: the signed-in user, `routes` ("METHOD /path" → answer), else a 404 envelope. */
 function serve(routes: Record<string, Handler>) {
+  setSessionHint(true);
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const raw = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     const url = new URL(raw, 'http://localhost');
