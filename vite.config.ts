@@ -115,6 +115,27 @@ function precompress(): Plugin {
 }
 
 /**
+ * Preloads the Latin Inter file from index.html, so the browser fetches it with the CSS instead
+ * of after the stylesheet is parsed and the text laid out (issue 11, item 7).
+ */
+function preloadFont(): Plugin {
+  return {
+    name: 'sixdigit:preload-font',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(_html, ctx) {
+        const font = Object.keys(ctx.bundle ?? {}).find((name) => /inter-latin-wght-normal-[^/]*\.woff2$/.test(name));
+        if (!font) throw new Error('The Latin Inter font is not in the build; update preloadFont in vite.config.ts.');
+        return [
+          { tag: 'link', attrs: { rel: 'preload', href: `/${font}`, as: 'font', type: 'font/woff2', crossorigin: '' }, injectTo: 'head' },
+        ];
+      },
+    },
+  };
+}
+
+/**
  * Chunk layout (issue 11): the landing page loads `index` (app frame, landing, 404) and
  * `react` (React, React Router, TanStack Query — they change rarely, so they stay cached
  * across releases); every other page is its own chunk, fetched on demand, with the code it
@@ -141,7 +162,7 @@ const codeSplitting: CodeSplittingOptions = {
 export default defineConfig({
   root: here('./web'),
   publicDir: here('./web/public'),
-  plugins: [react(), tailwindcss(), pwa, precompress()],
+  plugins: [react(), tailwindcss(), preloadFont(), pwa, precompress()],
   resolve: { alias },
   build: {
     outDir: here('./dist/web'),

@@ -2,7 +2,7 @@
 import '@/app/zod-jitless';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import '@fontsource-variable/inter';
+import './fonts.css';
 import './styles.css';
 import { App } from '@/app/App';
 import { preloadPageAt } from '@/app/routes';
