@@ -3,6 +3,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestApp, describeEachDialect, type TestApp } from '../../test/support/db';
 import { createHttpClient, parseSetCookie } from '../../test/support/http-client';
 import { signInAtProvider, startOidcProvider, type TestOidcProvider } from '../../test/support/oidc-provider';
+import { SESSION_HINT_COOKIE } from '@common/contract/auth';
 
 /**
  * The server as it runs in production: NODE_ENV=production with the settings production
@@ -130,9 +131,14 @@ describeEachDialect('production mode', (dialect) => {
     const session = setCookies.find((c) => c.name.endsWith('session_token'));
     expect(session).toBeDefined();
     expect(session!.name.startsWith('__Secure-')).toBe(true);
-    for (const c of setCookies.filter((c) => c.value !== '')) {
+    for (const c of setCookies.filter((c) => c.value !== '' && c.name !== SESSION_HINT_COOKIE)) {
       expect({ name: c.name, secure: c.secure, httpOnly: c.httpOnly, sameSite: c.sameSite?.toLowerCase() }).toEqual({ name: c.name, secure: true, httpOnly: true, sameSite: 'lax' });
     }
+    // The one cookie scripts may read says only "a session exists" (so public pages can skip the
+    // session call); it carries no secret, and is Secure and SameSite like the rest.
+    const hint = setCookies.find((c) => c.name === SESSION_HINT_COOKIE);
+    expect(hint).toMatchObject({ value: '1', secure: true, httpOnly: false });
+    expect(hint!.sameSite?.toLowerCase()).toBe('lax');
     const me = await t.app.inject({ method: 'GET', url: '/api/auth/user', headers: { ...HOST, cookie: `${session!.name}=${session!.value}` } });
     expect(me.statusCode).toBe(200);
     expect(me.json().email).toBe(GRACE.email);
