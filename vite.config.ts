@@ -159,17 +159,33 @@ const codeSplitting: CodeSplittingOptions = {
   ],
 };
 
-export default defineConfig({
+/**
+ * `vite build --ssr` (the second half of `npm run build`): the public pages' server renderer,
+ * web/src/entry-server.tsx, as a Node module in dist/ssr that the server imports. Packages stay
+ * external (Node loads them from node_modules); styles, fonts and the service worker belong to
+ * the browser build only.
+ */
+const ssrBuild = {
+  outDir: here('./dist/ssr'),
+  emptyOutDir: true,
+  sourcemap: false,
+  copyPublicDir: false,
+  rolldownOptions: { input: here('./web/src/entry-server.tsx') },
+};
+
+export default defineConfig(({ isSsrBuild }) => ({
   root: here('./web'),
   publicDir: here('./web/public'),
-  plugins: [react(), tailwindcss(), preloadFont(), pwa, precompress()],
+  plugins: isSsrBuild ? [react()] : [react(), tailwindcss(), preloadFont(), pwa, precompress()],
   resolve: { alias },
-  build: {
-    outDir: here('./dist/web'),
-    emptyOutDir: true,
-    sourcemap: false,
-    rolldownOptions: { output: { codeSplitting } },
-  },
+  build: isSsrBuild
+    ? ssrBuild
+    : {
+        outDir: here('./dist/web'),
+        emptyOutDir: true,
+        sourcemap: false,
+        rolldownOptions: { output: { codeSplitting } },
+      },
   server: {
     port: 5173,
     proxy: {
@@ -223,4 +239,4 @@ export default defineConfig({
         : []),
     ],
   },
-});
+}));

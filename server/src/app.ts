@@ -28,6 +28,7 @@ import { installMetrics } from './features/metrics/routes';
 import { paymentMethodsRoutes } from './features/payments/methods-routes';
 import { paymentRoutes, razorpayWebhookRoutes } from './features/payments/routes';
 import { siteRoutes } from './features/site/routes';
+import { loadPageRenderer } from './features/site/prerender';
 import { pageHtml } from './features/site/service';
 import { COMPRESSIBLE_FILE, CompressedBodyCache, sendCompressed } from './features/static/compression';
 import { createApiKeyRateLimit, verifyRoutesV1 } from './features/verify/routes.v1';
@@ -251,6 +252,7 @@ async function registerWebApp(app: FastifyInstance): Promise<void> {
   const indexFile = resolve(root, 'index.html');
   const indexHtml = existsSync(indexFile) ? readFileSync(indexFile, 'utf8') : undefined;
   const compressedPages = new CompressedBodyCache();
+  const pageRenderer = indexHtml ? await loadPageRenderer(config.webSsrEntry, app.log) : undefined;
 
   if (indexHtml) {
     await app.register(fastifyStatic, {
@@ -279,7 +281,7 @@ async function registerWebApp(app: FastifyInstance): Promise<void> {
     }
     // The variant marker plus each public page's own title, description and preview tags,
     // compressed once per distinct page (the cache is keyed by content).
-    const html = pageHtml(indexHtml, request, config);
+    const html = await pageHtml(indexHtml, request, config, pageRenderer);
     reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8');
     return sendCompressed(request, reply, html, compressedPages);
   };

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { z } from 'zod';
 
 /**
@@ -113,6 +114,8 @@ export interface Config {
   trustProxy: boolean;
   bodyLimitBytes: number;
   webDistDir: string;
+  /** The public pages' server renderer (web/src/entry-server.tsx, built). */
+  webSsrEntry: string;
   /** the default per-API-key limit for new businesses (each business may have its own) */
   apiRateLimitPerMinute: number;
   /** deliver webhooks to loopback/private addresses (tests, development) */
@@ -233,6 +236,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     trustProxy: env.TRUST_PROXY,
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
     webDistDir: env.WEB_DIST_DIR,
+    // Built beside the web app by `npm run build` (vite build --ssr); absent, pages render in the browser.
+    webSsrEntry: join(env.WEB_DIST_DIR, '..', 'ssr', 'entry-server.js'),
     apiRateLimitPerMinute: env.API_RATE_LIMIT_PER_MINUTE,
     webhookAllowPrivate: env.WEBHOOK_ALLOW_PRIVATE,
     webhookWorker: env.WEBHOOK_WORKER === 'on',

@@ -1,14 +1,32 @@
-import { BrowserRouter } from 'react-router';
+import type { QueryClient } from '@tanstack/react-query';
+import { BrowserRouter, StaticRouter } from 'react-router';
+import { PageOriginProvider } from '@/lib/page-origin';
 import { AppProviders } from './providers';
 import { AppRoutes } from './routes';
 import { detectVariant, type SiteVariant } from './variant';
 
-export function App({ variant = detectVariant() }: { variant?: SiteVariant }) {
+/**
+ * The whole app. In the browser it follows the address bar; the server renders a public page
+ * with `location` (the requested path) and `origin` (the request's own), the same tree the
+ * browser then hydrates.
+ */
+export function App({
+  variant = detectVariant(),
+  location,
+  origin,
+  queryClient,
+}: {
+  variant?: SiteVariant;
+  location?: string;
+  origin?: string;
+  queryClient?: QueryClient;
+}) {
+  const routes = <AppRoutes variant={variant} />;
   return (
-    <AppProviders>
-      <BrowserRouter>
-        <AppRoutes variant={variant} />
-      </BrowserRouter>
-    </AppProviders>
+    <PageOriginProvider origin={origin}>
+      <AppProviders client={queryClient}>
+        {location === undefined ? <BrowserRouter>{routes}</BrowserRouter> : <StaticRouter location={location}>{routes}</StaticRouter>}
+      </AppProviders>
+    </PageOriginProvider>
   );
 }

@@ -146,10 +146,24 @@ const ENTERPRISE_PAGES: Record<string, LazyPage> = {
  * Starts fetching the chunk of the page at `pathname` before the first render, so it arrives
  * beside the entry script instead of after React has rendered the layout around it.
  */
-export function preloadPageAt(variant: SiteVariant, pathname: string): void {
+export function preloadPageAt(variant: SiteVariant, pathname: string): Promise<void> {
   const path = pathname.replace(/(.)\/+$/, '$1');
   const page = variant === 'enterprise' ? ENTERPRISE_PAGES[path] : path === '/' ? undefined : routeAt(path)?.page;
-  void page?.preload().catch(() => undefined);
+  // A failed chunk is shown by the page's error boundary when it renders.
+  return page?.preload().catch(() => undefined) ?? Promise.resolve();
+}
+
+/**
+ * The pages the server renders to HTML for a signed-out visitor: the same for everyone and
+ * needing no data from the API, so the first paint needs no script (issue 11, item 7).
+ */
+const SERVER_RENDERED: Record<SiteVariant, readonly string[]> = {
+  main: ['/', '/blog', '/blog/:id'],
+  enterprise: ['/', '/pricing'],
+};
+
+export function isServerRenderedPage(variant: SiteVariant, pathname: string): boolean {
+  return SERVER_RENDERED[variant].some((pattern) => matchPath(pattern, pathname));
 }
 
 function MainRoutes() {

@@ -1,3 +1,4 @@
+import { escapeHtml } from '../../lib/html';
 const STYLE = `<style>
   :root { color-scheme: light dark; font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
   body { margin: 0; min-height: 100vh; display: grid; place-items: center; background: #f4f4f5; color: #18181b; }
@@ -12,9 +13,6 @@ const STYLE = `<style>
   button { margin-top: 20px; width: 100%; font: inherit; font-weight: 600; padding: 10px 12px; border: 0; border-radius: 8px; background: #4f46e5; color: #fff; cursor: pointer; }
   .error { color: #b91c1c; background: #fef2f2; border: 1px solid #fecaca; border-radius: 8px; padding: 8px 12px; }
 </style>`;
-
-const escapeHtml = (value: string) =>
-  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /**
  * The development sign-in form, shown by /api/login when no OpenID Connect issuer is configured.

@@ -1,11 +1,14 @@
 import { USD_MICROS_PER_VERIFICATION, formatUsd } from '@common/pricing';
+import { SESSION_HINT_COOKIE } from '@common/contract/auth';
 import { PAYMENT_METHODS_HEAD, SITE_DEFAULT_HEADS } from '@common/site-heads';
 import { BLOG_DESCRIPTION, BLOG_TITLE, articlePageTitle, articlePath, type Article } from '@common/blog';
 import type { FastifyRequest } from 'fastify';
 import type { Config } from '../../config';
+import { escapeHtml } from '../../lib/html';
 import { requestOrigin } from '../../lib/http';
 import { siteVariantFor, type SiteVariant } from '../../lib/site-variant';
 import { blogArticles, findArticle } from './content';
+import { withRenderedRoot, type PageRenderer } from './prerender';
 
 /**
  * What search engines and link previews see (issue 11, item 6): each public page's own title,
@@ -107,10 +110,6 @@ export function siteOrigin(config: Config, request: FastifyRequest, variant: Sit
   return variant === 'main' ? config.publicUrl : requestOrigin(request);
 }
 
-/** Text made safe for an HTML attribute or element body. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
 
 const TITLE = /<title>[\s\S]*?<\/title>/;
 const DESCRIPTION = /<meta\s+name="description"[\s\S]*?\/?>/;
@@ -157,11 +156,21 @@ export function renderPageHtml(indexHtml: string, options: { variant: SiteVarian
   return html.replace('</head>', () => `    ${tags.join('\n    ')}\n  </head>`);
 }
 
-/** index.html as this request should see it (see renderPageHtml). */
-export function pageHtml(indexHtml: string, request: FastifyRequest, config: Config): string {
+/**
+ * index.html as this request should see it (see renderPageHtml), with the page itself rendered
+ * inside it where the renderer has it (prerender.ts). A main-site visitor with the session hint
+ * is probably signed in and about to get the app instead, so their page is left to the browser.
+ */
+export async function pageHtml(indexHtml: string, request: FastifyRequest, config: Config, renderer?: PageRenderer): Promise<string> {
   const variant = siteVariantFor(request.host, config.enterpriseHostMatch);
   const path = request.url.split('?')[0] ?? '/';
-  return renderPageHtml(indexHtml, { variant, path, origin: siteOrigin(config, request, variant) });
+  const origin = siteOrigin(config, request, variant);
+  const html = renderPageHtml(indexHtml, { variant, path, origin });
+  if (!renderer || (variant === 'main' && request.cookies?.[SESSION_HINT_COOKIE] === '1')) return html;
+  // The same origin as the canonical link: PUBLIC_URL on the main site, which is where the
+  // browser is (the page's samples show it; were they to differ, React re-renders on hydration).
+  const root = await renderer.render({ variant, path, origin });
+  return root === undefined ? html : withRenderedRoot(html, root);
 }
 
 // --- robots.txt, sitemap.xml, feed ------------------------------------------------------------

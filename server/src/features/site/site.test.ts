@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, describeEachDialect, type TestApp } from '../../../../test/support/db';
 import { SITE_DEFAULT_HEADS } from '@common/site-heads';
 import { blogArticles } from './content';
-import { escapeHtml, renderPageHtml } from './service';
+import { escapeHtml } from '../../lib/html';
+import { renderPageHtml } from './service';
 
 const INDEX_HTML = readFileSync(new URL('../../../../web/index.html', import.meta.url), 'utf8');
 const MAIN = 'http://localhost:5000';

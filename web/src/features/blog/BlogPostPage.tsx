@@ -3,6 +3,7 @@ import { ArrowLeft, FileQuestion } from 'lucide-react';
 import { Link, useParams } from 'react-router';
 import { articlePageTitle, articlePath, relatedArticles, type Article } from '@common/blog';
 import { Button } from '@/components/ui/button';
+import { usePageOrigin } from '@/lib/page-origin';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { ARTICLES, findArticle } from './articles';
 import { ArticleBody } from './components/ArticleBody';
@@ -25,7 +26,7 @@ function Post({ article }: { article: Article }) {
   useEffect(() => {
     window.scrollTo(0, 0);
   }, []);
-  const url = `${window.location.origin}${articlePath(article.slug)}`;
+  const url = `${usePageOrigin()}${articlePath(article.slug)}`;
   const related = relatedArticles(article, ARTICLES);
 
   return (

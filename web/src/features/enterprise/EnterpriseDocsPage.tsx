@@ -10,6 +10,7 @@ import { CodeTabs } from '@/components/CodeTabs';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
+import { usePageOrigin } from '@/lib/page-origin';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { cn } from '@/lib/utils';
 import { OPENAPI_URL, useOpenApiDocument } from './api';
@@ -137,7 +138,7 @@ function Operation({
 
 function Reference({ doc }: { doc: OpenApiDocument }) {
   const [language, setLanguage] = useState<SampleLanguage>('curl');
-  const baseUrl = apiServerUrl(doc, window.location.origin);
+  const baseUrl = apiServerUrl(doc, usePageOrigin());
   const aliasUrl = baseUrl.replace(/\/api\/v1$/, '/v1');
   const operations = useMemo(() => operationsOf(doc), [doc]);
   const envelope = fieldsOf(doc, { $ref: '#/components/schemas/Error' });

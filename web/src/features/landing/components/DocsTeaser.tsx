@@ -4,6 +4,7 @@ import { PAISE_PER_VERIFICATION, TOP_UP_PACKS, paiseToDecimalString } from '@com
 import { API_KEY_PLACEHOLDER, apiBaseUrl, renderSamples, type SampleLanguage } from '@common/samples';
 import { CodeTabs } from '@/components/CodeTabs';
 import { Button } from '@/components/ui/button';
+import { usePageOrigin } from '@/lib/page-origin';
 import { SECTION_IDS, SIGN_IN_HREF } from '../content';
 import { Section } from './Section';
 
@@ -22,13 +23,6 @@ const RESPONSE_SNIPPET = JSON.stringify(
   null,
   2,
 );
-
-function siteOrigin(): string {
-  if (typeof window !== 'undefined' && window.location?.origin && window.location.origin !== 'null') {
-    return window.location.origin;
-  }
-  return 'https://your-sixdigit-host';
-}
 
 function CodePanel({ title, code }: { title: string; code: string }) {
   return (
@@ -61,7 +55,8 @@ const STEPS = [
 export function DocsTeaser() {
   const [language, setLanguage] = useState<SampleLanguage>('curl');
   // The same samples the docs show and the sample test runs, for this site's own API.
-  const samples = useMemo(() => renderSamples('verify', { baseUrl: apiBaseUrl(siteOrigin()), apiKey: API_KEY_PLACEHOLDER }), []);
+  const origin = usePageOrigin();
+  const samples = useMemo(() => renderSamples('verify', { baseUrl: apiBaseUrl(origin), apiKey: API_KEY_PLACEHOLDER }), [origin]);
   return (
     <Section
       id={SECTION_IDS.docs}

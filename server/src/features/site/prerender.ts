@@ -1,0 +1,74 @@
+import { existsSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import type { FastifyBaseLogger } from 'fastify';
+import type { SiteVariant } from '../../lib/site-variant';
+import { escapeHtml } from '../../lib/html';
+
+/**
+ * Server-side rendering of the public pages (issue 11, item 7): the landing page, the blog and
+ * the enterprise landing and pricing pages arrive as HTML, so they paint before any script
+ * runs; the browser then hydrates them (web/src/main.tsx). The renderer is the web app's own
+ * code, built by `vite build --ssr` (web/src/entry-server.tsx) — one source for both sides.
+ */
+
+export interface PageRequest {
+  variant: SiteVariant;
+  /** path only, no query string */
+  path: string;
+  /** the origin the visitor sees (share links and code samples show it) */
+  origin: string;
+}
+
+interface SsrEntry {
+  renderPage(request: PageRequest): Promise<string | undefined>;
+}
+
+/**
+ * Pages are rendered once with this origin and the request's is written in afterwards, so a
+ * stream of made-up Host headers (the enterprise site answers any host naming it) costs a string
+ * replacement each, not a render.
+ */
+const ORIGIN_MARKER = 'https://origin.sixdigit.invalid';
+
+export interface PageRenderer {
+  /** The HTML for #root, or undefined when the page is rendered in the browser (or rendering failed). */
+  render(request: PageRequest): Promise<string | undefined>;
+}
+
+/** The pages are the same for every visitor: each is rendered once per variant and path. */
+const MAX_CACHED_PAGES = 64;
+
+export async function loadPageRenderer(entryFile: string, log: FastifyBaseLogger): Promise<PageRenderer | undefined> {
+  if (!existsSync(entryFile)) {
+    log.warn({ entryFile }, 'no server renderer built: public pages are rendered in the browser (run `npm run build`)');
+    return undefined;
+  }
+  const entry = (await import(pathToFileURL(entryFile).href)) as SsrEntry;
+  const cache = new Map<string, Promise<string | undefined>>();
+
+  return {
+    async render({ variant, path, origin }) {
+      const key = `${variant} ${path}`;
+      let page = cache.get(key);
+      if (!page) {
+        page = entry.renderPage({ variant, path, origin: ORIGIN_MARKER }).catch((error: unknown) => {
+          // The page still works: the browser renders it, as it would without a renderer.
+          log.error({ err: error, path }, 'server rendering failed');
+          cache.delete(key);
+          return undefined;
+        });
+        if (cache.size >= MAX_CACHED_PAGES) cache.delete(cache.keys().next().value!);
+        cache.set(key, page);
+      }
+      return (await page)?.replaceAll(ORIGIN_MARKER, escapeHtml(origin));
+    },
+  };
+}
+
+const EMPTY_ROOT = '<div id="root"></div>';
+
+/** index.html with the rendered page inside #root. */
+export function withRenderedRoot(html: string, rootHtml: string): string {
+  if (!html.includes(EMPTY_ROOT)) throw new Error('index.html has no empty <div id="root"></div> to render into');
+  return html.replace(EMPTY_ROOT, () => `<div id="root">${rootHtml}</div>`);
+}
