@@ -67,10 +67,10 @@ describe('the public site: blog and payment methods', () => {
     await docs.waitFor();
     await expect.poll(async () => (await docs.boundingBox())?.y ?? -1, { timeout: 5000 }).toBeLessThan(200);
 
-    // The phone menu's links work too (Radix menu items over our anchors).
+    // The phone menu's links work too (the public header's disclosure menu, as on the landing page).
     await visit(page, '/blog');
     await page.getByRole('button', { name: 'Open menu' }).click();
-    await page.getByRole('menuitem', { name: 'Pricing' }).click();
+    await page.getByRole('navigation', { name: 'Site menu' }).getByRole('link', { name: 'Pricing' }).click();
     await page.waitForURL((url) => url.pathname === '/' && url.hash === '#pricing');
     await page.locator('section#pricing').waitFor();
 

@@ -36,10 +36,11 @@ export function PageSuspense({ children }: { children: React.ReactNode }) {
   );
 }
 
-export function SkipLink() {
+/** The first tab stop of every page: jumps past the header to the page's main landmark. */
+export function SkipLink({ target = 'main' }: { target?: string }) {
   return (
     <a
-      href="#main"
+      href={`#${target}`}
       className="sr-only z-50 rounded-md bg-primary px-3 py-2 text-sm font-medium text-primary-foreground focus:not-sr-only focus:fixed focus:top-3 focus:left-3"
     >
       Skip to content

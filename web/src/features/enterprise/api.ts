@@ -17,21 +17,18 @@ export function useOpenApiDocument() {
   });
 }
 
-function currentOrigin(): string {
-  return typeof window !== 'undefined' ? window.location.origin : '';
-}
-
 /**
  * The main site's origin (where accounts, keys and the contact desk live): the server's
- * configured PUBLIC_URL, which the OpenAPI document names as its server. Until it has loaded,
- * this site's own origin — the same server answers both.
+ * configured PUBLIC_URL, which the OpenAPI document names as its server. Until it has loaded
+ * (or if it names no absolute URL), '' — links relative to this site, since the same server
+ * answers both; not window.location, so the server-rendered markup matches the first client render.
  */
 export function useMainSiteOrigin(): string {
   const { data } = useOpenApiDocument();
-  if (!data) return currentOrigin();
+  if (!data) return '';
   try {
-    return new URL(apiServerUrl(data, currentOrigin())).origin;
+    return new URL(apiServerUrl(data, '')).origin;
   } catch {
-    return currentOrigin();
+    return '';
   }
 }

@@ -61,7 +61,7 @@ describe('LandingPage', () => {
     const hrefs = within(nav)
       .getAllByRole('link')
       .map((a) => a.getAttribute('href'));
-    expect(hrefs).toEqual(expect.arrayContaining(['#features', '#pricing', '#docs', '/blog']));
+    expect(hrefs).toEqual(expect.arrayContaining(['/#features', '/#pricing', '/#docs', '/blog']));
   });
 
   it('sends every sign-in button to /api/login with a plain link', () => {
@@ -198,7 +198,7 @@ describe('LandingPage', () => {
     await user.keyboard('{Enter}');
     expect(toggle).toHaveAttribute('aria-expanded', 'true');
     const menu = screen.getByRole('navigation', { name: 'Site menu' });
-    expect(within(menu).getByRole('link', { name: 'Pricing' })).toHaveAttribute('href', '#pricing');
+    expect(within(menu).getByRole('link', { name: 'Pricing' })).toHaveAttribute('href', '/#pricing');
 
     await user.keyboard('{Escape}');
     expect(screen.queryByRole('navigation', { name: 'Site menu' })).toBeNull();

@@ -1,3 +1,4 @@
+import { SkipLink } from '@/app/layout/PublicLayout';
 import { Comparison } from './components/Comparison';
 import { DocsTeaser } from './components/DocsTeaser';
 import { Features } from './components/Features';
@@ -13,12 +14,7 @@ import { Pricing } from './components/Pricing';
 export function LandingPage() {
   return (
     <div className="flex min-h-dvh flex-col bg-background text-foreground">
-      <a
-        href="#main-content"
-        className="sr-only rounded-md bg-primary text-sm font-medium text-primary-foreground shadow-lg focus:not-sr-only focus:fixed focus:top-3 focus:left-3 focus:z-50 focus:px-4 focus:py-2"
-      >
-        Skip to content
-      </a>
+      <SkipLink target="main-content" />
       <LandingHeader />
       <main id="main-content" tabIndex={-1} className="flex-1 outline-none">
         <Hero />

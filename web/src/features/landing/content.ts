@@ -1,5 +1,7 @@
-/** Where every sign-in button on the public pages goes (a full page navigation, not a route). */
-export const SIGN_IN_HREF = '/api/login';
+import type { SiteLink } from '@/components/site/links';
+
+export { SIGN_IN_HREF } from '@/components/site/links';
+export { CONTAINER } from '@/components/site/container';
 
 /** In-page anchors of the landing page, in the order the sections appear. */
 export const SECTION_IDS = {
@@ -9,13 +11,8 @@ export const SECTION_IDS = {
   docs: 'docs',
 } as const;
 
-export interface NavItem {
-  label: string;
-  /** `#anchor` for in-page sections, `/path` for app routes. */
-  href: string;
-}
-
-export const NAV_ITEMS: readonly NavItem[] = [
+/** The top bar's links: `#anchor` for the page's sections, `/path` for app routes. */
+export const NAV_ITEMS: readonly SiteLink[] = [
   { label: 'Features', href: `#${SECTION_IDS.features}` },
   { label: 'Pricing', href: `#${SECTION_IDS.pricing}` },
   { label: 'Compare', href: `#${SECTION_IDS.compare}` },
@@ -30,6 +27,3 @@ export const STATS: readonly { value: string; label: string }[] = [
   { value: '2.5M+', label: 'Verifications served' },
   { value: '500+', label: 'Business clients' },
 ];
-
-/** Shared container for every landing section. */
-export const CONTAINER = 'mx-auto w-full max-w-6xl px-4 sm:px-6 lg:px-8';

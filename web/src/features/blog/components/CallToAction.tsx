@@ -2,7 +2,7 @@ import { ArrowRight, BookOpen } from 'lucide-react';
 import { PAISE_PER_VERIFICATION, formatRupees } from '@common/pricing';
 import { Button } from '@/components/ui/button';
 import { useCurrentUser } from '@/features/auth/api';
-import { LandingSectionLink, OPENAPI_HREF, SIGN_IN_HREF } from './links';
+import { LandingSectionLink, OPENAPI_HREF, SIGN_IN_HREF } from '@/components/site/links';
 
 /**
  * Start Free Trial (sign-in) and View API Docs: the landing page's docs section for visitors,

@@ -1,11 +1,9 @@
-import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { ArrowRightIcon } from 'lucide-react';
 import { MIN_PAYMENT_PAISE, formatRupees } from '@common/pricing';
 import { Button } from '@/components/ui/button';
-import { cn } from '@/lib/utils';
+import { PublicFooter, type FooterColumn } from '@/components/site/PublicFooter';
 import { CONTAINER, SECTION_IDS, SIGN_IN_HREF } from '../content';
-import { BrandMark } from '@/app/layout/Brand';
 
 export function CallToAction() {
   return (
@@ -45,12 +43,7 @@ export function CallToAction() {
   );
 }
 
-interface FooterLink {
-  label: string;
-  href: string;
-}
-
-const COLUMNS: readonly { title: string; links: readonly FooterLink[] }[] = [
+const COLUMNS: readonly FooterColumn[] = [
   {
     title: 'Product',
     links: [
@@ -75,71 +68,16 @@ const COLUMNS: readonly { title: string; links: readonly FooterLink[] }[] = [
       { label: 'Contact sales', href: '/contact' },
       { label: 'Log in', href: SIGN_IN_HREF },
     ],
+    note: 'Support replies within 4 hours. Bank payments are reviewed Monday–Friday, 9 AM–6 PM IST.',
   },
 ];
 
-const linkClass = 'rounded-sm text-sm text-muted-foreground transition-colors hover:text-foreground';
-
-function FooterAnchor({ link }: { link: FooterLink }): ReactNode {
-  // In-page anchors and server URLs are plain links; app pages go through the router.
-  if (link.href.startsWith('#') || link.href.startsWith('/api/')) {
-    return (
-      <a href={link.href} className={linkClass}>
-        {link.label}
-      </a>
-    );
-  }
-  return (
-    <Link to={link.href} className={linkClass}>
-      {link.label}
-    </Link>
-  );
-}
-
 export function LandingFooter() {
-  const year = new Date().getFullYear();
   return (
-    <footer className="border-t bg-muted/30">
-      <div className={cn(CONTAINER, 'py-14')}>
-        <div className="grid grid-cols-2 gap-x-6 gap-y-10 lg:grid-cols-[1.4fr_1fr_1fr_1fr]">
-          <div className="col-span-2 max-w-xs lg:col-span-1">
-            <div className="flex items-center gap-2 text-base font-semibold tracking-tight">
-              <BrandMark className="size-7" />
-              <span>Sixdigit</span>
-            </div>
-            <p className="mt-4 text-sm leading-relaxed text-muted-foreground">
-              Prepaid TOTP verification for businesses in India. A cheaper, safer alternative to SMS and WhatsApp
-              one-time codes.
-            </p>
-          </div>
-          {COLUMNS.map((column) => {
-            const headingId = `footer-${column.title.toLowerCase()}`;
-            return (
-              <nav key={column.title} aria-labelledby={headingId}>
-                <h2 id={headingId} className="text-sm font-semibold">
-                  {column.title}
-                </h2>
-                <ul className="mt-4 space-y-3">
-                  {column.links.map((link) => (
-                    <li key={link.label}>
-                      <FooterAnchor link={link} />
-                    </li>
-                  ))}
-                </ul>
-                {column.title === 'Company' && (
-                  <p className="mt-4 text-xs leading-relaxed text-muted-foreground">
-                    Support replies within 4 hours. Bank payments are reviewed Monday–Friday, 9 AM–6 PM IST.
-                  </p>
-                )}
-              </nav>
-            );
-          })}
-        </div>
-        <div className="mt-12 flex flex-col gap-2 border-t pt-6 text-xs text-muted-foreground sm:flex-row sm:items-center sm:justify-between">
-          <p>© {year} Sixdigit. All rights reserved.</p>
-          <p>Prices in Indian rupees. TOTP per RFC 6238: 6 digits, 30-second steps.</p>
-        </div>
-      </div>
-    </footer>
+    <PublicFooter
+      description="Prepaid TOTP verification for businesses in India. A cheaper, safer alternative to SMS and WhatsApp one-time codes."
+      columns={COLUMNS}
+      fineprint="Prices in Indian rupees. TOTP per RFC 6238: 6 digits, 30-second steps."
+    />
   );
 }

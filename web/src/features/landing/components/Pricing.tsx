@@ -1,5 +1,4 @@
 import { Link } from 'react-router';
-import { CheckIcon } from 'lucide-react';
 import {
   LANDING_PLANS,
   MIN_PAYMENT_PAISE,
@@ -11,76 +10,39 @@ import {
   type LandingPlan,
 } from '@common/pricing';
 import { Badge } from '@/components/ui/badge';
-import { Button } from '@/components/ui/button';
-import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
+import { PlanCard } from '@/components/site/PlanCard';
 import { cn } from '@/lib/utils';
 import { SECTION_IDS } from '../content';
 import { Section } from './Section';
 
 const PRICE = formatRupees(PAISE_PER_VERIFICATION);
 
-function PlanCta({ plan }: { plan: LandingPlan }) {
-  const className = 'w-full';
-  const variant = plan.featured ? 'default' : 'outline';
-  // Sign-in is a full page navigation to the server; other targets are app routes.
-  if (plan.cta.href.startsWith('/api/')) {
-    return (
-      <Button asChild variant={variant} size="lg" className={className}>
-        <a href={plan.cta.href}>{plan.cta.label}</a>
-      </Button>
-    );
-  }
-  return (
-    <Button asChild variant={variant} size="lg" className={className}>
-      <Link to={plan.cta.href}>{plan.cta.label}</Link>
-    </Button>
-  );
-}
-
-function PlanCard({ plan }: { plan: LandingPlan }) {
-  const titleId = `plan-${plan.id}-title`;
-  return (
-    <Card
-      role="group"
-      aria-labelledby={titleId}
-      className={cn('relative flex flex-col', plan.featured && 'border-primary shadow-md ring-1 ring-primary')}
-    >
-      <CardHeader>
-        <div className="flex items-center justify-between gap-2">
-          <CardTitle id={titleId}>{plan.name}</CardTitle>
-          {plan.featured && <Badge>Most popular</Badge>}
-        </div>
-        <CardDescription>{plan.tagline}</CardDescription>
-      </CardHeader>
-      <CardContent className="flex flex-1 flex-col">
-        {plan.amountPaise !== null && plan.verifications !== null ? (
-          <div>
-            <p className="text-4xl font-semibold tracking-tight tabular-nums">{formatRupees(plan.amountPaise)}</p>
-            <p className="mt-1 text-sm text-muted-foreground">
+function LandingPlanCard({ plan }: { plan: LandingPlan }) {
+  const figures =
+    plan.amountPaise !== null && plan.verifications !== null
+      ? {
+          price: formatRupees(plan.amountPaise),
+          note: (
+            <>
               <span className="font-medium text-foreground">{formatCountIndian(plan.verifications)} verifications</span>
               {' · '}
               {PRICE} each
-            </p>
-          </div>
-        ) : (
-          <div>
-            <p className="text-4xl font-semibold tracking-tight">Custom</p>
-            <p className="mt-1 text-sm text-muted-foreground">Volume top-ups at {PRICE} per verification</p>
-          </div>
-        )}
-        <ul className="mt-6 space-y-2.5 text-sm">
-          {plan.features.map((feature) => (
-            <li key={feature} className="flex items-start gap-2">
-              <CheckIcon aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-primary" />
-              <span>{feature}</span>
-            </li>
-          ))}
-        </ul>
-      </CardContent>
-      <CardFooter>
-        <PlanCta plan={plan} />
-      </CardFooter>
-    </Card>
+            </>
+          ),
+        }
+      : { price: 'Custom', note: `Volume top-ups at ${PRICE} per verification` };
+  return (
+    <PlanCard
+      titleId={`plan-${plan.id}-title`}
+      name={plan.name}
+      tagline={plan.tagline}
+      featured={plan.featured}
+      badge="Most popular"
+      price={figures.price}
+      priceNotes={[figures.note]}
+      features={plan.features}
+      cta={plan.cta}
+    />
   );
 }
 
@@ -101,7 +63,7 @@ export function Pricing() {
     >
       <div className="grid gap-6 lg:grid-cols-3">
         {LANDING_PLANS.map((plan) => (
-          <PlanCard key={plan.id} plan={plan} />
+          <LandingPlanCard key={plan.id} plan={plan} />
         ))}
       </div>
 

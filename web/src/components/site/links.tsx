@@ -1,5 +1,5 @@
 import type { ComponentProps, MouseEvent } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
 
 /** Where every sign-in button on the public pages goes (a full page load: the server owns it). */
 export const SIGN_IN_HREF = '/api/login';
@@ -18,14 +18,16 @@ function scrollWhenPresent(id: string, deadline = Date.now() + 5000): void {
 
 /**
  * A link to a section of the landing page ("/#docs"): a real href (new tabs, no JavaScript),
- * and inside the app a client-side navigation that then scrolls to the section.
+ * and from another page a client-side navigation that then scrolls to the section. On the
+ * landing page itself the browser's own jump is kept (smooth scroll, focus moves to the section).
  */
 export function LandingSectionLink({ section, onNavigate, onClick, children, ...rest }: ComponentProps<'a'> & { section: string; onNavigate?: () => void }) {
   const navigate = useNavigate();
+  const { pathname } = useLocation();
   const handleClick = (event: MouseEvent<HTMLAnchorElement>) => {
     onClick?.(event);
     onNavigate?.();
-    if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    if (pathname === '/' || event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
     event.preventDefault();
     void navigate({ pathname: '/', hash: `#${section}` });
     scrollWhenPresent(section);
@@ -39,12 +41,20 @@ export function LandingSectionLink({ section, onNavigate, onClick, children, ...
 
 export interface SiteLink {
   label: string;
-  /** "#section" of the landing page, "/path" in the app, or a server URL (/api/…, feed) */
+  /** "#section" of the landing page, "/path" in the app, or a server URL (/api/…, feed, another origin) */
   href: string;
+  /** Load it from the server although it looks like an app route (a page of the other site variant). */
+  reload?: boolean;
+}
+
+/** Pages the router here cannot show: the API, the feed, other origins. */
+function isServerUrl(href: string): boolean {
+  return href.startsWith('/api/') || href.endsWith('.xml') || /^(?:[a-z][a-z0-9+.-]*:|\/\/)/i.test(href);
 }
 
 /**
- * One link of any kind: landing section, app route or server URL. Extra props (a menu item's
+ * One link of any kind: landing section, app route or server URL (shared by the landing, the
+ * blog and the enterprise site's plan cards). Extra props (a menu item's
  * role, keyboard handlers and ref, given through Radix's asChild) reach the anchor.
  */
 export function SiteAnchor({ link, onNavigate, onClick, ...rest }: Omit<ComponentProps<'a'>, 'href' | 'children'> & { link: SiteLink; onNavigate?: () => void }) {
@@ -59,7 +69,7 @@ export function SiteAnchor({ link, onNavigate, onClick, ...rest }: Omit<Componen
     onClick?.(event);
     onNavigate?.();
   };
-  if (link.href.startsWith('/api/') || link.href.endsWith('.xml')) {
+  if (link.reload || isServerUrl(link.href)) {
     return (
       <a {...rest} href={link.href} onClick={handleClick}>
         {link.label}
