@@ -9,6 +9,7 @@ import type { Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import type { CodeSplittingOptions } from 'rolldown';
 import { defineConfig } from 'vitest/config';
+import { blogArticles } from './scripts/vite-blog-articles.ts';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 /** Browser tests need Debian's Chromium; without it (outside CI) they are left out, loudly (test/support/global-setup.ts). */
@@ -140,7 +141,8 @@ function preloadFont(): Plugin {
  * `react` (React, React Router, TanStack Query — they change rarely, so they stay cached
  * across releases); every other page is its own chunk, fetched on demand, with the code it
  * shares with other pages in chunks the bundler cuts by "which pages need it" (so a public
- * page never pulls the signed-in app). Markdown and the charts are named chunks because few
+ * page never pulls the signed-in app). Markdown (Luna's answers; blog articles are HTML made at
+ * build time by scripts/vite-blog-articles.ts) and the charts are named chunks because few
  * pages need them; icons travel together instead of as dozens of 200-byte files.
  */
 const codeSplitting: CodeSplittingOptions = {
@@ -176,7 +178,7 @@ const ssrBuild = {
 export default defineConfig(({ isSsrBuild }) => ({
   root: here('./web'),
   publicDir: here('./web/public'),
-  plugins: isSsrBuild ? [react()] : [react(), tailwindcss(), preloadFont(), pwa, precompress()],
+  plugins: isSsrBuild ? [react(), blogArticles()] : [react(), blogArticles(), tailwindcss(), preloadFont(), pwa, precompress()],
   resolve: { alias },
   build: isSsrBuild
     ? ssrBuild
@@ -211,7 +213,7 @@ export default defineConfig(({ isSsrBuild }) => ({
         },
       },
       {
-        plugins: [react()],
+        plugins: [react(), blogArticles()],
         resolve: { alias },
         test: {
           name: 'web',

@@ -77,7 +77,7 @@ export function slugFromPath(path: string): string {
 }
 
 /** Newest first; ties by title so the order never depends on the file system. */
-export function sortArticles(articles: readonly Article[]): Article[] {
+export function sortArticles<T extends Article>(articles: readonly T[]): T[] {
   return [...articles].sort((a, b) => b.publishDate.localeCompare(a.publishDate) || a.title.localeCompare(b.title));
 }
 
@@ -116,6 +116,23 @@ export function cardTags(tags: readonly string[], limit = CARD_TAG_LIMIT): { sho
 export function formatPublishDate(date: string): string {
   const [y, m, d] = date.split('-').map(Number);
   return new Date(Date.UTC(y!, m! - 1, d!)).toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+}
+
+/** "Where SMS codes fail" → "where-sms-codes-fail" (heading anchors). */
+export function headingId(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/[^a-z0-9\s-]/g, '')
+    .trim()
+    .replace(/\s+/g, '-');
+}
+
+/**
+ * Links in an article the app routes itself (`/pricing`, `/blog/…`), with a client-side
+ * navigation; `/api/…` belongs to the server (sign-in) and `//host` is another site.
+ */
+export function isInternalHref(href: string): boolean {
+  return href.startsWith('/') && !href.startsWith('//') && !href.startsWith('/api/');
 }
 
 /** Path of an article's page. */
