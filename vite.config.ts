@@ -163,9 +163,10 @@ const codeSplitting: CodeSplittingOptions = {
 
 /**
  * `vite build --ssr` (the second half of `npm run build`): the public pages' server renderer,
- * web/src/entry-server.tsx, as a Node module in dist/ssr that the server imports. Packages stay
- * external (Node loads them from node_modules); styles, fonts and the service worker belong to
- * the browser build only.
+ * web/src/entry-server.tsx, as a Node module in dist/ssr that the server imports. Its packages
+ * are bundled in (`ssr.noExternal`), so the folder works wherever it is copied (the browser
+ * tests serve a snapshot of the build from a temp folder); styles, fonts and the service
+ * worker belong to the browser build only.
  */
 const ssrBuild = {
   outDir: here('./dist/ssr'),
@@ -180,6 +181,8 @@ export default defineConfig(({ isSsrBuild }) => ({
   publicDir: here('./web/public'),
   plugins: isSsrBuild ? [react(), blogArticles()] : [react(), blogArticles(), tailwindcss(), preloadFont(), pwa, precompress()],
   resolve: { alias },
+  // Only for the renderer's build: vitest runs server tests through Vite's SSR transform too.
+  ...(isSsrBuild ? { ssr: { noExternal: true } } : {}),
   build: isSsrBuild
     ? ssrBuild
     : {

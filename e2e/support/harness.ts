@@ -55,6 +55,8 @@ export interface NewPageOptions {
   height?: number;
   /** origin that relative page.goto() paths resolve against (default the main site) */
   baseURL?: string;
+  /** false: a browser that runs no script (what the server's HTML alone shows) */
+  javaScriptEnabled?: boolean;
 }
 
 export interface Harness {
@@ -119,6 +121,8 @@ async function startServer(tempDir: string): Promise<Omit<Started, 'browser' | '
   // server that already read the old index.html.
   const webDir = join(tempDir, 'web');
   cpSync(WEB_DIST_DIR, webDir, { recursive: true });
+  // The public pages' server renderer, found beside the web app (config.webSsrEntry).
+  cpSync(join(WEB_DIST_DIR, '../ssr'), join(tempDir, 'ssr'), { recursive: true });
   // The port is probed then reused; another process could grab it in between, so retry.
   for (let attempt = 1; ; attempt++) {
     const port = await findFreePort();
@@ -238,6 +242,7 @@ export function useE2E(spec: string, options: UseE2EOptions = {}): Harness {
         locale: 'en-IN',
         timezoneId: 'Asia/Kolkata',
         reducedMotion: 'reduce',
+        javaScriptEnabled: options.javaScriptEnabled ?? true,
       });
       context.setDefaultTimeout(ACTION_TIMEOUT_MS);
       context.setDefaultNavigationTimeout(ACTION_TIMEOUT_MS);

@@ -1,9 +1,10 @@
 import { createContext, useContext, type ReactNode } from 'react';
 
 /**
- * The origin the visitor reached this page at (code samples, share links). When the server
- * renders a public page it passes the request's own origin, so its HTML and the browser's first
- * render agree and hydration finds no difference; in the browser it is the window's origin.
+ * The site's own address, for code samples and share links: the origin of the page's canonical
+ * link, which the server writes from PUBLIC_URL (the enterprise site: its host) — the same one
+ * it renders public pages with, so the HTML and the browser's first render agree even when the
+ * visitor came in by another name (127.0.0.1). Pages without one use the window's origin.
  */
 const PageOriginContext = createContext<string | undefined>(undefined);
 
@@ -17,6 +18,8 @@ export const UNKNOWN_ORIGIN = 'https://your-sixdigit-host';
 export function usePageOrigin(): string {
   const given = useContext(PageOriginContext);
   if (given) return given;
-  if (typeof window !== 'undefined' && window.location?.origin && window.location.origin !== 'null') return window.location.origin;
-  return UNKNOWN_ORIGIN;
+  if (typeof window === 'undefined') return UNKNOWN_ORIGIN;
+  const canonical = document.querySelector<HTMLLinkElement>('link[rel="canonical"]')?.href;
+  if (canonical) return new URL(canonical).origin;
+  return window.location?.origin && window.location.origin !== 'null' ? window.location.origin : UNKNOWN_ORIGIN;
 }

@@ -60,7 +60,10 @@ export async function loadPageRenderer(entryFile: string, log: FastifyBaseLogger
         if (cache.size >= MAX_CACHED_PAGES) cache.delete(cache.keys().next().value!);
         cache.set(key, page);
       }
-      return (await page)?.replaceAll(ORIGIN_MARKER, escapeHtml(origin));
+      // As text or attribute, and percent-encoded inside share links' query strings.
+      return (await page)
+        ?.replaceAll(ORIGIN_MARKER, escapeHtml(origin))
+        .replaceAll(encodeURIComponent(ORIGIN_MARKER), escapeHtml(encodeURIComponent(origin)));
     },
   };
 }

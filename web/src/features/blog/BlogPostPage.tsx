@@ -1,11 +1,11 @@
 import { useEffect } from 'react';
 import { ArrowLeft, FileQuestion } from 'lucide-react';
 import { Link, useParams } from 'react-router';
-import { articlePageTitle, articlePath, relatedArticles, type Article } from '@common/blog';
+import { articlePageTitle, articlePath, relatedArticles } from '@common/blog';
 import { Button } from '@/components/ui/button';
 import { usePageOrigin } from '@/lib/page-origin';
 import { useDocumentTitle } from '@/lib/use-document-title';
-import { ARTICLES, findArticle } from './articles';
+import { ARTICLES, findArticle, type BlogArticle } from './articles';
 import { ArticleBody } from './components/ArticleBody';
 import { ArticleCard } from './components/ArticleCard';
 import { Byline, CategoryBadge, ReadTime, TagList } from './components/ArticleMeta';
@@ -20,7 +20,7 @@ export function BlogPostPage() {
   return <BlogShell>{article ? <Post key={article.slug} article={article} /> : <PostNotFound />}</BlogShell>;
 }
 
-function Post({ article }: { article: Article }) {
+function Post({ article }: { article: BlogArticle }) {
   useDocumentTitle(articlePageTitle(article), article.excerpt);
   // A related article opens at its top, not where the previous one was scrolled to.
   useEffect(() => {
@@ -51,7 +51,7 @@ function Post({ article }: { article: Article }) {
         </header>
         <p className="mt-8 text-lg leading-8 text-pretty text-muted-foreground">{article.excerpt}</p>
         <div className="mt-8">
-          <ArticleBody markdown={article.body} />
+          <ArticleBody article={article} />
         </div>
 
         <aside aria-label="About the author" className="mt-12 flex gap-4 rounded-xl border bg-muted/40 p-5">

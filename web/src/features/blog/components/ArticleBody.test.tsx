@@ -2,7 +2,6 @@ import { fireEvent, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { describe, expect, it } from 'vitest';
-import { ARTICLES } from '../articles';
 import { ArticleBody } from './ArticleBody';
 
 const html = [
@@ -56,15 +55,5 @@ describe('ArticleBody', () => {
     renderBody();
     for (const name of ['sign in', 'site', 'faq']) expect(fireEvent.click(screen.getByRole('link', { name })), name).toBe(true);
     expect(path()).toBe('/blog/post');
-  });
-
-  it('still accepts the Markdown of a bundled article (the page’s old prop) and shows its prebuilt HTML', () => {
-    const article = ARTICLES[0]!;
-    const { container } = render(
-      <MemoryRouter>
-        <ArticleBody markdown={article.body} />
-      </MemoryRouter>,
-    );
-    expect(container.firstElementChild!.innerHTML).toBe(article.html);
   });
 });

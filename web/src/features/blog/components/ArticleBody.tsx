@@ -1,21 +1,15 @@
 import type { MouseEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { isInternalHref } from '@common/blog';
-import { ARTICLES, type BlogArticle } from '../articles';
-
-type Props =
-  | { article: Pick<BlogArticle, 'html'> }
-  /** @deprecated Pass the article: its HTML is made at build time. Kept until BlogPostPage passes `article`. */
-  | { markdown: string };
+import type { BlogArticle } from '../articles';
 
 /**
  * An article's body: HTML made from its Markdown at build time and sanitised there
  * (common/blog-html.ts), so no Markdown is parsed in the browser. Links to the app's own pages
  * navigate client-side, like a router `Link`.
  */
-export function ArticleBody(props: Props) {
+export function ArticleBody({ article }: { article: Pick<BlogArticle, 'html'> }) {
   const navigate = useNavigate();
-  const html = 'article' in props ? props.article.html : (ARTICLES.find((a) => a.body === props.markdown)?.html ?? '');
 
   // One listener for every link in the HTML (they are not React elements). A modified or
   // non-primary click keeps the browser's behaviour (new tab, new window, download).
@@ -28,5 +22,5 @@ export function ArticleBody(props: Props) {
     void navigate(href);
   };
 
-  return <div className="text-base text-foreground/90 [&>*:first-child]:mt-0" onClick={onClick} dangerouslySetInnerHTML={{ __html: html }} />;
+  return <div className="text-base text-foreground/90 [&>*:first-child]:mt-0" onClick={onClick} dangerouslySetInnerHTML={{ __html: article.html }} />;
 }
