@@ -16,7 +16,8 @@ import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import remarkRehype from 'remark-rehype';
 import { unified } from 'unified';
-import { headingId, isInternalHref } from './blog.ts';
+import { headingId } from './blog.ts';
+import { isInternalHref } from './hrefs.ts';
 
 /** The article's look: what ArticleBody's react-markdown components used to add (Tailwind classes). */
 export const ARTICLE_CLASSES = {

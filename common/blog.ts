@@ -127,13 +127,6 @@ export function headingId(text: string): string {
     .replace(/\s+/g, '-');
 }
 
-/**
- * Links in an article the app routes itself (`/pricing`, `/blog/…`), with a client-side
- * navigation; `/api/…` belongs to the server (sign-in) and `//host` is another site.
- */
-export function isInternalHref(href: string): boolean {
-  return href.startsWith('/') && !href.startsWith('//') && !href.startsWith('/api/');
-}
 
 /** Path of an article's page. */
 export function articlePath(slug: string): string {

@@ -44,6 +44,8 @@ const PAGES: PageToAudit[] = [
 interface RunResult {
   scores: Record<Category, number>;
   lcpMs: number;
+  /** total blocking time: the script work that keeps the page from answering */
+  tbtMs: number;
   status: number | undefined;
   failing: string[];
 }
@@ -108,7 +110,13 @@ async function audit(url: string, chromePort: number): Promise<RunResult> {
   const mainDocument = (lhr.audits['network-requests']?.details as { items?: { url: string; statusCode: number }[] } | undefined)?.items?.find(
     (r) => r.url === lhr.finalDisplayedUrl || r.url === url,
   );
-  return { scores, lcpMs: lhr.audits['largest-contentful-paint']?.numericValue ?? NaN, status: mainDocument?.statusCode, failing };
+  return {
+    scores,
+    lcpMs: lhr.audits['largest-contentful-paint']?.numericValue ?? NaN,
+    tbtMs: lhr.audits['total-blocking-time']?.numericValue ?? NaN,
+    status: mainDocument?.statusCode,
+    failing,
+  };
 }
 
 /**
@@ -151,7 +159,7 @@ async function main() {
   const port = await freePort();
   const server = await startServer(port, dataDir);
 
-  const rows: { page: PageToAudit; url: string; runs: RunResult[]; median: Record<Category, number>; lcpMs: number; pass: boolean }[] = [];
+  const rows: { page: PageToAudit; url: string; runs: RunResult[]; median: Record<Category, number>; lcpMs: number; tbtMs: number; pass: boolean }[] = [];
   try {
     for (const page of pages) {
       const url = page.url(port);
@@ -161,7 +169,15 @@ async function main() {
         results.push(await auditWithRetry(url));
       }
       const med = Object.fromEntries(CATEGORIES.map((c) => [c, median(results.map((r) => r.scores[c]))])) as Record<Category, number>;
-      rows.push({ page, url, runs: results, median: med, lcpMs: median(results.map((r) => r.lcpMs)), pass: CATEGORIES.every((c) => med[c] >= TARGETS[c]) });
+      rows.push({
+        page,
+        url,
+        runs: results,
+        median: med,
+        lcpMs: median(results.map((r) => r.lcpMs)),
+        tbtMs: median(results.map((r) => r.tbtMs)),
+        pass: CATEGORIES.every((c) => med[c] >= TARGETS[c]),
+      });
     }
   } finally {
     server.kill();
@@ -170,11 +186,11 @@ async function main() {
 
   const cell = (c: Category, v: number) => `${v >= TARGETS[c] ? ' ' : '✗'}${String(v).padStart(3)}`;
   console.log(`\nLighthouse ${'12.8'} · mobile · median of ${runs} run(s) · targets: performance ≥ ${TARGETS.performance}, others ≥ ${TARGETS.accessibility}\n`);
-  console.log('page                  perf  a11y  b.p.   seo      LCP  result');
+  console.log('page                  perf  a11y  b.p.   seo      LCP     TBT  result');
   for (const row of rows) {
     const m = row.median;
     console.log(
-      `${row.page.label.padEnd(20)} ${cell('performance', m.performance)}  ${cell('accessibility', m.accessibility)}  ${cell('best-practices', m['best-practices'])}  ${cell('seo', m.seo)}  ${(row.lcpMs / 1000).toFixed(1).padStart(5)} s  ${row.pass ? 'pass' : 'FAIL'}`,
+      `${row.page.label.padEnd(20)} ${cell('performance', m.performance)}  ${cell('accessibility', m.accessibility)}  ${cell('best-practices', m['best-practices'])}  ${cell('seo', m.seo)}  ${(row.lcpMs / 1000).toFixed(1).padStart(5)} s  ${String(Math.round(row.tbtMs)).padStart(4)} ms  ${row.pass ? 'pass' : 'FAIL'}`,
     );
   }
   for (const row of rows) {

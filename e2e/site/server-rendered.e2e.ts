@@ -88,8 +88,11 @@ describe.each([390, 1280])('at %i px', (width) => {
     page.on('console', (message) => {
       if (message.type() === 'error' || message.type() === 'warning') consoleProblems.push(message.text());
     });
-    await visit(page, target.path);
-    // React marks the container it hydrated; a failed hydration would also log an error.
+    // The page this browser gets is the server-rendered one (not an empty root to render into)…
+    const response = await page.goto(target.path);
+    expect(response?.status()).toBe(200);
+    expect(await response!.text()).toMatch(/<div id="root"><.+/);
+    // …and React adopts it: a mismatch is reported as an error (and the HTML thrown away).
     await page.waitForFunction(() => Object.keys(document.getElementById('root') ?? {}).some((key) => key.startsWith('__reactContainer')));
     await page.waitForLoadState('networkidle');
     await target.interact(page);

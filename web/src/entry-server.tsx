@@ -17,17 +17,19 @@ export interface RenderRequest {
   path: string;
   /** The origin the visitor sees, e.g. "https://sixdigit.example.com". */
   origin: string;
+  /** The main site's origin (PUBLIC_URL): the enterprise site's sign-up and sales links. */
+  mainOrigin: string;
 }
 
 /** The HTML of #root for this page, or undefined when the page is rendered in the browser. */
-export async function renderPage({ variant, path, origin }: RenderRequest): Promise<string | undefined> {
+export async function renderPage({ variant, path, origin, mainOrigin }: RenderRequest): Promise<string | undefined> {
   if (!isServerRenderedPage(variant, path)) return undefined;
   // Loaded before rendering, so the lazy page renders at once instead of its fallback —
   // main.tsx waits for the same chunk before it hydrates.
   await preloadPageAt(variant, path);
   return renderToString(
     <StrictMode>
-      <App variant={variant} location={path} origin={origin} queryClient={createAppQueryClient()} />
+      <App variant={variant} location={path} origin={origin} mainOrigin={mainOrigin} queryClient={createAppQueryClient()} />
     </StrictMode>,
   );
 }

@@ -14,16 +14,18 @@ export function App({
   variant = detectVariant(),
   location,
   origin,
+  mainOrigin,
   queryClient,
 }: {
   variant?: SiteVariant;
   location?: string;
   origin?: string;
+  mainOrigin?: string;
   queryClient?: QueryClient;
 }) {
   const routes = <AppRoutes variant={variant} />;
   return (
-    <PageOriginProvider origin={origin}>
+    <PageOriginProvider origin={origin} mainOrigin={mainOrigin}>
       <AppProviders client={queryClient}>
         {location === undefined ? <BrowserRouter>{routes}</BrowserRouter> : <StaticRouter location={location}>{routes}</StaticRouter>}
       </AppProviders>

@@ -6,17 +6,34 @@ import { createContext, useContext, type ReactNode } from 'react';
  * it renders public pages with, so the HTML and the browser's first render agree even when the
  * visitor came in by another name (127.0.0.1). Pages without one use the window's origin.
  */
-const PageOriginContext = createContext<string | undefined>(undefined);
+interface Origins {
+  origin?: string;
+  /** The main site's origin (PUBLIC_URL), which the enterprise site links to for accounts and sales. */
+  mainOrigin?: string;
+}
 
-export function PageOriginProvider({ origin, children }: { origin: string | undefined; children: ReactNode }) {
-  return <PageOriginContext.Provider value={origin}>{children}</PageOriginContext.Provider>;
+const PageOriginContext = createContext<Origins>({});
+
+export function PageOriginProvider({ origin, mainOrigin, children }: Origins & { children: ReactNode }) {
+  return <PageOriginContext.Provider value={{ origin, mainOrigin }}>{children}</PageOriginContext.Provider>;
+}
+
+/**
+ * The main site's origin as the server knows it: given to its renderer, and written into every
+ * enterprise page as <meta name="sixdigit-main-origin">. Undefined elsewhere (the dev server).
+ */
+export function useServerMainOrigin(): string | undefined {
+  const { mainOrigin } = useContext(PageOriginContext);
+  if (mainOrigin) return mainOrigin;
+  if (typeof document === 'undefined') return undefined;
+  return document.querySelector('meta[name="sixdigit-main-origin"]')?.getAttribute('content') || undefined;
 }
 
 /** Shown where no origin is known (a test renderer with an opaque origin). */
 export const UNKNOWN_ORIGIN = 'https://your-sixdigit-host';
 
 export function usePageOrigin(): string {
-  const given = useContext(PageOriginContext);
+  const given = useContext(PageOriginContext).origin;
   if (given) return given;
   if (typeof window === 'undefined') return UNKNOWN_ORIGIN;
   const canonical = document.querySelector<HTMLLinkElement>('link[rel="canonical"]')?.href;

@@ -17,6 +17,8 @@ export interface PageRequest {
   path: string;
   /** the origin the visitor sees (share links and code samples show it) */
   origin: string;
+  /** the main site's origin (PUBLIC_URL; the same for every request) */
+  mainOrigin: string;
 }
 
 interface SsrEntry {
@@ -35,10 +37,19 @@ export interface PageRenderer {
   render(request: PageRequest): Promise<string | undefined>;
 }
 
-/** The pages are the same for every visitor: each is rendered once per variant and path. */
+/**
+ * The pages are the same for every visitor: each is rendered once per variant, path and year
+ * (the footer's ©). Callers ask only for the public pages (a short list), so the bound is slack.
+ */
 const MAX_CACHED_PAGES = 64;
+/** A page whose render failed is sent unrendered for this long before it is tried again. */
+const RETRY_FAILED_RENDER_MS = 60_000;
 
-export async function loadPageRenderer(entryFile: string, log: FastifyBaseLogger): Promise<PageRenderer | undefined> {
+export async function loadPageRenderer(
+  entryFile: string,
+  log: FastifyBaseLogger,
+  { retryFailedAfterMs = RETRY_FAILED_RENDER_MS }: { retryFailedAfterMs?: number } = {},
+): Promise<PageRenderer | undefined> {
   if (!existsSync(entryFile)) {
     log.warn({ entryFile }, 'no server renderer built: public pages are rendered in the browser (run `npm run build`)');
     return undefined;
@@ -47,14 +58,14 @@ export async function loadPageRenderer(entryFile: string, log: FastifyBaseLogger
   const cache = new Map<string, Promise<string | undefined>>();
 
   return {
-    async render({ variant, path, origin }) {
-      const key = `${variant} ${path}`;
+    async render({ variant, path, origin, mainOrigin }) {
+      const key = `${variant} ${path} ${new Date().getUTCFullYear()}`;
       let page = cache.get(key);
       if (!page) {
-        page = entry.renderPage({ variant, path, origin: ORIGIN_MARKER }).catch((error: unknown) => {
+        page = entry.renderPage({ variant, path, origin: ORIGIN_MARKER, mainOrigin }).catch((error: unknown) => {
           // The page still works: the browser renders it, as it would without a renderer.
           log.error({ err: error, path }, 'server rendering failed');
-          cache.delete(key);
+          setTimeout(() => cache.delete(key), retryFailedAfterMs).unref();
           return undefined;
         });
         if (cache.size >= MAX_CACHED_PAGES) cache.delete(cache.keys().next().value!);

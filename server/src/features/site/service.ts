@@ -120,9 +120,14 @@ const VARIANT = '<meta name="sixdigit-variant" content="main">';
  * description, canonical link and Open Graph / Twitter tags. Other pages keep the defaults;
  * an unknown blog article is marked noindex (the app shows "Post Not Found").
  */
-export function renderPageHtml(indexHtml: string, options: { variant: SiteVariant; path: string; origin: string }): string {
-  const { variant, path, origin } = options;
-  let html = indexHtml.replace(VARIANT, `<meta name="sixdigit-variant" content="${variant}">`);
+export function renderPageHtml(indexHtml: string, options: { variant: SiteVariant; path: string; origin: string; mainOrigin?: string }): string {
+  const { variant, path, origin, mainOrigin } = options;
+  // The enterprise site links to the main one (accounts, sales): it needs to know where it is.
+  const markers = [
+    `<meta name="sixdigit-variant" content="${variant}">`,
+    ...(variant === 'enterprise' && mainOrigin ? [`<meta name="sixdigit-main-origin" content="${escapeHtml(mainOrigin)}">`] : []),
+  ];
+  let html = indexHtml.replace(VARIANT, () => markers.join('\n    '));
   const head = pageHead(variant, path);
   if (!head) {
     return variant === 'main' && /^\/blog\/[^/]+\/?$/.test(path) ? html.replace('</head>', '    <meta name="robots" content="noindex">\n  </head>') : html;
@@ -165,11 +170,14 @@ export async function pageHtml(indexHtml: string, request: FastifyRequest, confi
   const variant = siteVariantFor(request.host, config.enterpriseHostMatch);
   const path = request.url.split('?')[0] ?? '/';
   const origin = siteOrigin(config, request, variant);
-  const html = renderPageHtml(indexHtml, { variant, path, origin });
+  const html = renderPageHtml(indexHtml, { variant, path, origin, mainOrigin: new URL(config.publicUrl).origin });
   if (!renderer || (variant === 'main' && request.cookies?.[SESSION_HINT_COOKIE] === '1')) return html;
-  // The same origin as the canonical link: PUBLIC_URL on the main site, which is where the
-  // browser is (the page's samples show it; were they to differ, React re-renders on hydration).
-  const root = await renderer.render({ variant, path, origin });
+  // Only a public page at its canonical path (not /Blog/, not an unknown article): the renderer's
+  // cache holds a handful of pages, whatever paths are asked for.
+  if (pageHead(variant, path)?.path !== path) return html;
+  // The canonical link's origin (PUBLIC_URL on the main site): the browser reads the same one
+  // (web/src/lib/page-origin.tsx), so the samples and share links agree on hydration.
+  const root = await renderer.render({ variant, path, origin: new URL(origin).origin, mainOrigin: new URL(config.publicUrl).origin });
   return root === undefined ? html : withRenderedRoot(html, root);
 }
 

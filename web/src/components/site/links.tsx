@@ -1,5 +1,7 @@
 import type { ComponentProps, MouseEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
+import { isInternalHref } from '@common/hrefs';
+import { isPlainPrimaryClick } from '@/lib/clicks';
 
 /** Where every sign-in button on the public pages goes (a full page load: the server owns it). */
 export const SIGN_IN_HREF = '/api/login';
@@ -27,7 +29,7 @@ export function LandingSectionLink({ section, onNavigate, onClick, children, ...
   const handleClick = (event: MouseEvent<HTMLAnchorElement>) => {
     onClick?.(event);
     onNavigate?.();
-    if (pathname === '/' || event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    if (pathname === '/' || !isPlainPrimaryClick(event)) return;
     event.preventDefault();
     void navigate({ pathname: '/', hash: `#${section}` });
     scrollWhenPresent(section);
@@ -47,11 +49,6 @@ export interface SiteLink {
   reload?: boolean;
 }
 
-/** Pages the router here cannot show: the API, the feed, other origins. */
-function isServerUrl(href: string): boolean {
-  return href.startsWith('/api/') || href.endsWith('.xml') || /^(?:[a-z][a-z0-9+.-]*:|\/\/)/i.test(href);
-}
-
 /**
  * One link of any kind: landing section, app route or server URL (shared by the landing, the
  * blog and the enterprise site's plan cards). Extra props (a menu item's
@@ -69,7 +66,8 @@ export function SiteAnchor({ link, onNavigate, onClick, ...rest }: Omit<Componen
     onClick?.(event);
     onNavigate?.();
   };
-  if (link.reload || isServerUrl(link.href)) {
+  // The API, the feed and other origins are pages the router here cannot show.
+  if (link.reload || !isInternalHref(link.href)) {
     return (
       <a {...rest} href={link.href} onClick={handleClick}>
         {link.label}

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { apiGet } from '@/lib/api';
+import { useServerMainOrigin } from '@/lib/page-origin';
 import { apiServerUrl, type OpenApiDocument } from './openapi';
 
 export const OPENAPI_URL = '/api/v1/openapi.json';
@@ -18,13 +19,15 @@ export function useOpenApiDocument() {
 }
 
 /**
- * The main site's origin (where accounts, keys and the contact desk live): the server's
- * configured PUBLIC_URL, which the OpenAPI document names as its server. Until it has loaded
- * (or if it names no absolute URL), '' — links relative to this site, since the same server
- * answers both; not window.location, so the server-rendered markup matches the first client render.
+ * The main site's origin (where accounts, keys and the contact desk live): PUBLIC_URL, which the
+ * server writes into the page (and gives its renderer) and the OpenAPI document names as its
+ * server. Without either (the dev server, before the document loads), '' — links relative to
+ * this site. Never window.location: the server-rendered markup must match the first render.
  */
 export function useMainSiteOrigin(): string {
+  const fromServer = useServerMainOrigin();
   const { data } = useOpenApiDocument();
+  if (fromServer) return fromServer;
   if (!data) return '';
   try {
     return new URL(apiServerUrl(data, '')).origin;

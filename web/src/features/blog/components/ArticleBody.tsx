@@ -1,6 +1,7 @@
 import type { MouseEvent } from 'react';
 import { useNavigate } from 'react-router';
-import { isInternalHref } from '@common/blog';
+import { isInternalHref } from '@common/hrefs';
+import { isPlainPrimaryClick } from '@/lib/clicks';
 import type { BlogArticle } from '../articles';
 
 /**
@@ -14,7 +15,7 @@ export function ArticleBody({ article }: { article: Pick<BlogArticle, 'html'> })
   // One listener for every link in the HTML (they are not React elements). A modified or
   // non-primary click keeps the browser's behaviour (new tab, new window, download).
   const onClick = (event: MouseEvent<HTMLDivElement>) => {
-    if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    if (!isPlainPrimaryClick(event)) return;
     const link = event.target instanceof Element ? event.target.closest('a') : null;
     const href = link?.getAttribute('href');
     if (!link || !href || !isInternalHref(href) || (link.target && link.target !== '_self') || link.hasAttribute('download')) return;
