@@ -5,7 +5,7 @@ import { useCurrentUser, type CurrentUser } from '@/features/auth/api';
 import { LandingPage } from '@/features/landing/LandingPage';
 import { NotFoundPage } from '@/features/not-found/NotFoundPage';
 import { EnterpriseLayout } from './layout/EnterpriseLayout';
-import { PublicLayout } from './layout/PublicLayout';
+import { OwnChromeLayout, PublicLayout } from './layout/PublicLayout';
 import { lazyPage, type LazyPage } from './lazy-page';
 import { PageLoadErrorBoundary } from './PageLoadErrorBoundary';
 import { RequireAuth } from './RequireAuth';
@@ -52,6 +52,8 @@ interface PageRoute {
   path: string;
   page?: LazyPage;
   redirect?: string;
+  /** Signed out, the page brings its own header, main landmark and footer (the public site's). */
+  ownChrome?: boolean;
 }
 
 const element = ({ page, redirect }: PageRoute): ReactElement =>
@@ -62,9 +64,9 @@ const element = ({ page, redirect }: PageRoute): ReactElement =>
  * themselves (SPEC §2), so their routes exist for every visitor.
  */
 const PUBLIC_ROUTES: PageRoute[] = [
-  { path: '/blog', page: pages.BlogListPage },
-  { path: '/blog/:id', page: pages.BlogPostPage },
-  { path: '/payment-methods', page: pages.PaymentMethodsPage },
+  { path: '/blog', page: pages.BlogListPage, ownChrome: true },
+  { path: '/blog/:id', page: pages.BlogPostPage, ownChrome: true },
+  { path: '/payment-methods', page: pages.PaymentMethodsPage, ownChrome: true },
   { path: '/contact', page: pages.ContactPage },
   { path: '/admin', page: pages.AdminSetupPage },
   { path: '/admin/dashboard', page: pages.AdminDashboardPage },
@@ -94,9 +96,11 @@ const PROTECTED_ROUTES: PageRoute[] = [
 /** Signed in, `/` is the authenticator (SPEC §2). */
 const SIGNED_IN_INDEX: PageRoute = { path: '/', page: pages.AuthenticatorPage };
 
-function pageRoutes(signedIn: boolean) {
+const routeElements = (routes: PageRoute[]) => routes.map((route) => <Route key={route.path} path={route.path} element={element(route)} />);
+
+function pageRoutes(signedIn: boolean, publicRoutes: PageRoute[] = PUBLIC_ROUTES) {
   return [
-    ...PUBLIC_ROUTES.map((route) => <Route key={route.path} path={route.path} element={element(route)} />),
+    ...routeElements(publicRoutes),
     ...PROTECTED_ROUTES.map((route) => (
       <Route
         key={route.path}
@@ -189,7 +193,8 @@ function MainRoutes() {
     <Routes>
       {/* The landing page brings its own header, main landmark and footer. */}
       <Route index element={<LandingPage />} />
-      <Route element={<PublicLayout />}>{pageRoutes(false)}</Route>
+      <Route element={<OwnChromeLayout />}>{routeElements(PUBLIC_ROUTES.filter((route) => route.ownChrome))}</Route>
+      <Route element={<PublicLayout />}>{pageRoutes(false, PUBLIC_ROUTES.filter((route) => !route.ownChrome))}</Route>
     </Routes>
   );
 }

@@ -5,6 +5,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_HINT_COOKIE } from '@common/contract/auth';
 import { createTestApp, type TestApp } from '../../../../test/support/db';
+import { blogArticles } from './content';
 import { loadPageRenderer, withRenderedRoot } from './prerender';
 
 /** The real build (npm test builds first): the renderer is the web app's own code. */
@@ -69,6 +70,16 @@ describe('public pages rendered on the server (the built renderer)', () => {
     expect(landing).toContain('1,000,000');
     expect(landing).not.toContain('Replace SMS OTPs');
     expect(rootOf((await get('/pricing', { host: ENTERPRISE_HOST })).body)).toContain('data-testid="roi-volume"');
+  });
+
+  it('gives every element of every rendered page its own id (an article heading cannot take the layout\'s #main)', async () => {
+    const paths = ['/', '/blog', ...blogArticles().map((a) => `/blog/${a.slug}`)];
+    for (const path of paths) {
+      const ids = [...rootOf((await get(path)).body).matchAll(/\sid="([^"]+)"/g)].map((m) => m[1]);
+      expect(ids.length, path).toBeGreaterThan(0);
+      expect(ids.filter((id, i) => ids.indexOf(id) !== i), path).toEqual([]);
+      expect(ids, path).not.toContain('root');
+    }
   });
 
   it('leaves no trace of the origin it renders with in any page', async () => {

@@ -18,6 +18,19 @@ export function PublicLayout() {
 }
 
 /**
+ * Main variant, signed out: the public site's pages that bring their own header, main landmark
+ * and footer (the blog, payment methods), so those are the page's banner and contentinfo
+ * landmarks rather than sections inside someone else's <main>.
+ */
+export function OwnChromeLayout() {
+  return (
+    <PageSuspense>
+      <Outlet />
+    </PageSuspense>
+  );
+}
+
+/**
  * Where a page's chunk is awaited: inside the layout, so the header stays put. The fallback
  * fills the screen so the footer is not painted under the header and then pushed down when
  * the page arrives (a layout shift).

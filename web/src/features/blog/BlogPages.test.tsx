@@ -35,6 +35,20 @@ describe('/blog', () => {
     expect(within(grid).queryByText(featured.title)).not.toBeInTheDocument();
   });
 
+  it.each(['/blog', `/blog/${featured.slug}`, '/payment-methods'])('%s: the site header and footer are the page\'s own landmarks, beside its one main, with a skip link to it', async (path) => {
+    stubServer(null);
+    const { container } = renderApp(path);
+    const main = await screen.findByRole('main');
+    expect(container.querySelectorAll('main')).toHaveLength(1);
+    const siteHeader = screen.getByRole('navigation', { name: 'Primary' }).closest('header')!;
+    const siteFooter = container.querySelector('main ~ footer');
+    // A <header>/<footer> is the banner/contentinfo landmark only outside <main> and sections.
+    expect(main.contains(siteHeader)).toBe(false);
+    expect(siteHeader.parentElement).toBe(main.parentElement);
+    expect(siteFooter).not.toBeNull();
+    expect(screen.getByRole('link', { name: 'Skip to content' })).toHaveAttribute('href', `#${main.id}`);
+  });
+
   it('gives each card its category, read time, title, excerpt, author, date and the first 3 tags plus "+N"', async () => {
     stubServer(null);
     renderApp('/blog');

@@ -1,4 +1,5 @@
 import { useEffect, type ReactNode } from 'react';
+import { SkipLink } from '@/app/layout/PublicLayout';
 import { useCurrentUser } from '@/features/auth/api';
 import { BlogFooter, BlogHeader } from './BlogChrome';
 
@@ -19,17 +20,22 @@ function useFeedLink(): void {
 }
 
 /**
- * The blog's own header and footer for visitors (SPEC "Blog"); signed-in people already have
- * the app's header and footer around every page.
+ * The blog's own header, main landmark and footer for visitors (SPEC "Blog"; the routes put no
+ * <main> around these pages: `ownChrome`); signed-in people already have the app's header, main
+ * and footer around every page.
  */
 export function BlogShell({ children }: { children: ReactNode }) {
   const { user } = useCurrentUser();
   useFeedLink();
+  if (user) return <div className="flex flex-1 flex-col bg-background text-foreground">{children}</div>;
   return (
     <div className="flex flex-1 flex-col bg-background text-foreground">
-      {!user && <BlogHeader />}
-      <div className="flex-1">{children}</div>
-      {!user && <BlogFooter />}
+      <SkipLink />
+      <BlogHeader />
+      <main id="main" tabIndex={-1} className="flex-1 outline-none">
+        {children}
+      </main>
+      <BlogFooter />
     </div>
   );
 }
