@@ -74,6 +74,23 @@ describe('enterprise landing', () => {
     await vi.waitFor(() => expect(start).toHaveAttribute('href', 'https://api.example.test/api/login'));
     expect(within(plans).getByRole('link', { name: 'Contact sales' })).toHaveAttribute('href', 'https://api.example.test/contact');
   });
+
+  it('takes the main site from the page the server sent, at once and without fetching the OpenAPI document', () => {
+    const meta = document.createElement('meta');
+    meta.name = 'sixdigit-main-origin';
+    meta.content = 'https://sixdigit.example.com';
+    document.head.appendChild(meta);
+    try {
+      const fetchMock = serveOpenApi();
+      renderApp('/', { variant: 'enterprise' });
+      const plans = region(/Prepaid plans/);
+      expect(within(plans).getByRole('link', { name: 'Start building' })).toHaveAttribute('href', 'https://sixdigit.example.com/api/login');
+      expect(within(plans).getByRole('link', { name: 'Contact sales' })).toHaveAttribute('href', 'https://sixdigit.example.com/contact');
+      expect(fetchMock.mock.calls.map(([url]) => String(url))).not.toContain(OPENAPI_URL);
+    } finally {
+      meta.remove();
+    }
+  });
 });
 
 describe('enterprise pricing: the ROI slider', () => {

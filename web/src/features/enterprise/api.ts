@@ -10,11 +10,12 @@ export const enterpriseKeys = {
 };
 
 /** The OpenAPI document the server generates from its own schemas; it changes only on deploy. */
-export function useOpenApiDocument() {
+export function useOpenApiDocument({ enabled = true }: { enabled?: boolean } = {}) {
   return useQuery({
     queryKey: enterpriseKeys.openapi,
     queryFn: () => apiGet<OpenApiDocument>(OPENAPI_URL),
     staleTime: Infinity,
+    enabled,
   });
 }
 
@@ -26,7 +27,8 @@ export function useOpenApiDocument() {
  */
 export function useMainSiteOrigin(): string {
   const fromServer = useServerMainOrigin();
-  const { data } = useOpenApiDocument();
+  // The landing and pricing pages need the document only when the server did not say.
+  const { data } = useOpenApiDocument({ enabled: !fromServer });
   if (fromServer) return fromServer;
   if (!data) return '';
   try {
