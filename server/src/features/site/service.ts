@@ -170,14 +170,15 @@ export async function pageHtml(indexHtml: string, request: FastifyRequest, confi
   const variant = siteVariantFor(request.host, config.enterpriseHostMatch);
   const path = request.url.split('?')[0] ?? '/';
   const origin = siteOrigin(config, request, variant);
-  const html = renderPageHtml(indexHtml, { variant, path, origin, mainOrigin: new URL(config.publicUrl).origin });
+  const mainOrigin = new URL(config.publicUrl).origin;
+  const html = renderPageHtml(indexHtml, { variant, path, origin, mainOrigin });
   if (!renderer || (variant === 'main' && request.cookies?.[SESSION_HINT_COOKIE] === '1')) return html;
   // Only a public page at its canonical path (not /Blog/, not an unknown article): the renderer's
   // cache holds a handful of pages, whatever paths are asked for.
   if (pageHead(variant, path)?.path !== path) return html;
   // The canonical link's origin (PUBLIC_URL on the main site): the browser reads the same one
   // (web/src/lib/page-origin.tsx), so the samples and share links agree on hydration.
-  const root = await renderer.render({ variant, path, origin: new URL(origin).origin, mainOrigin: new URL(config.publicUrl).origin });
+  const root = await renderer.render({ variant, path, origin: new URL(origin).origin, mainOrigin });
   return root === undefined ? html : withRenderedRoot(html, root);
 }
 
