@@ -149,16 +149,24 @@ describeEachDialect('no secret a route hands out is readable at rest', (dialect)
       for (const code of setup.backupCodes) needles.push(codeNeedle('account TOTP backup code', code));
     }
 
-    // Personal authenticator account added through the plaintext route.
+    // Personal authenticator accounts added through the plaintext routes (one by hand, one imported).
     const accountSecret = Array.from(randomBytes(32), (b) => BASE32[b % 32]).join('');
     ok(await call({ method: 'POST', url: '/api/user/totp-accounts', cookie: person, payload: { accountName: 'bank', issuer: 'Bank', secret: accountSecret } }), 201);
     needles.push(totpSecretNeedle('authenticator account secret', accountSecret));
+    const importedSecret = Array.from(randomBytes(32), (b) => BASE32[b % 32]).join('');
+    const imported = ok(await call({ method: 'POST', url: '/api/user/totp-accounts/import', cookie: person, payload: { accounts: [{ accountName: 'mail', secret: importedSecret }] } }), 200);
+    expect(imported.added).toHaveLength(1);
+    needles.push(totpSecretNeedle('imported authenticator account secret', importedSecret));
 
     // Admin MFA, through the shared helper (it follows whatever enrolment the route requires).
     const admin = await adminWithFreshMfa(t.app);
     needles.push(totpSecretNeedle('admin MFA secret', admin.secret));
     expect(admin.recoveryCodes.length).toBeGreaterThan(0);
     for (const code of admin.recoveryCodes) needles.push(codeNeedle('admin MFA recovery code', code));
+
+    // The keyed calls above were stored (three answers), so the scan below reads them.
+    const stored = await t.ctx.db.selectFrom('idempotency_record').select('idempotency_key').where('business_id', '=', biz.businessId).execute();
+    expect(stored).toHaveLength(3);
 
     // The scan. Rows first, then (SQLite) the bytes on disk, write-ahead log included.
     const found: string[] = [];
