@@ -123,6 +123,13 @@ export function buildAuthOptions(config: Config, db: Kysely<Database>, dialect: 
     rateLimit: { enabled: false },
     telemetry: { enabled: false },
     databaseHooks: {
+      // better-auth keeps the provider's access, refresh and ID tokens (in plain text; its
+      // encryptOAuthTokens leaves the ID token readable). We only sign in with them and never call
+      // the provider afterwards, so none is stored: a copy of the database hands out no token.
+      account: {
+        create: { before: async (account: Record<string, unknown>) => ({ data: withoutProviderTokens(account) }) },
+        update: { before: async (data: Record<string, unknown>) => ({ data: withoutProviderTokens(data) }) },
+      },
       user: {
         create: {
           before: async (user: Record<string, unknown>) => {
@@ -142,6 +149,15 @@ export function buildAuthOptions(config: Config, db: Kysely<Database>, dialect: 
     },
     plugins,
   } satisfies BetterAuthOptions;
+}
+
+const PROVIDER_TOKENS = ['accessToken', 'refreshToken', 'idToken'] as const;
+
+/** The same account data with every provider token it carries set to null. */
+function withoutProviderTokens(data: Record<string, unknown>): Record<string, unknown> {
+  const out = { ...data };
+  for (const token of PROVIDER_TOKENS) if (token in out) out[token] = null;
+  return out;
 }
 
 export type AuthOptions = ReturnType<typeof buildAuthOptions>;

@@ -21,7 +21,9 @@ const GRACE: OidcTestUser = {
   picture: 'https://images.example.com/grace.png',
 };
 const ADA: OidcTestUser = { sub: 'ada-0002', email: 'admin@example.com', givenName: 'Ada', familyName: 'Lovelace' };
-const USERS = [GRACE, ADA];
+/** Signs in only in the provider-token test, so its first sign-in creates the account row. */
+const LIN: OidcTestUser = { sub: 'lin-0003', email: 'lin@example.com', givenName: 'Lin', familyName: 'Tokenless' };
+const USERS = [GRACE, ADA, LIN];
 
 interface StartedStack {
   provider: TestOidcProvider;
@@ -200,6 +202,17 @@ describeEachDialect('OpenID Connect sign-in', (dialect) => {
       .where('userId', '=', String(firstUser.body.id))
       .execute();
     expect(accounts).toEqual([{ userId: firstUser.body.id, providerId: 'oidc', accountId: GRACE.sub }]);
+  });
+
+  it("stores none of the provider's tokens: the account row has no access, refresh or ID token, created or updated", async () => {
+    const db = stack.t.ctx.db as unknown as Kysely<{ account: { userId: string; accessToken: string | null; refreshToken: string | null; idToken: string | null } }>;
+    for (const sign of ['first (creates the account)', 'second (updates it)']) {
+      const client = createHttpClient();
+      await signInThroughProvider(client, stack.base, LIN, '/');
+      const user = await currentUser(client, stack.base);
+      const rows = await db.selectFrom('account').select(['accessToken', 'refreshToken', 'idToken']).where('userId', '=', String(user.body.id)).execute();
+      expect(rows, sign).toEqual([{ accessToken: null, refreshToken: null, idToken: null }]);
+    }
   });
 
   it('makes the ADMIN_EMAIL account the administrator', async () => {

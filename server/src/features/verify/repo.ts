@@ -313,6 +313,7 @@ export interface IdempotencyRecord {
   endpoint: string;
   requestHash: string;
   statusCode: number;
+  /** the answer's JSON, encrypted (service.sealAnswer); plain JSON in rows from older versions */
   responseBody: string;
   createdAt: Date;
 }

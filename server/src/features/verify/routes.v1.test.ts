@@ -695,6 +695,38 @@ describeEachDialect('public API v1', (dialect) => {
       expect((await verify(acme, { user_id: userId, totp_code: totpCode(first.json().secret) })).json().status).toBe('verified');
     });
 
+    const storedBody = async (key: string) =>
+      (await t.ctx.db.selectFrom('idempotency_record').select('response_body').where('business_id', '=', acme.businessId).where('idempotency_key', '=', key).executeTakeFirstOrThrow())
+        .response_body;
+    const setStoredBody = (key: string, body: string) =>
+      t.ctx.db.updateTable('idempotency_record').set({ response_body: body }).where('business_id', '=', acme.businessId).where('idempotency_key', '=', key).execute();
+
+    it('an answer stored as plain JSON before answers were encrypted still replays, byte for byte, the enrolment untouched', async () => {
+      const key = unique('idem');
+      const userId = unique('legacy-user');
+      const first = await call('POST', '/api/v1/generate', acme.apiKey, { user_id: userId }, { 'idempotency-key': key });
+      expect(first.statusCode).toBe(201);
+      expect(await storedBody(key)).toMatch(/^v1:/);
+      await setStoredBody(key, JSON.stringify(first.json())); // what the previous version wrote
+      const retry = await call('POST', '/api/v1/generate', acme.apiKey, { user_id: userId }, { 'idempotency-key': key });
+      expect(retry.statusCode).toBe(201);
+      expect(retry.headers['idempotent-replayed']).toBe('true');
+      expect(retry.body).toBe(first.body);
+      expect((await verify(acme, { user_id: userId, totp_code: totpCode(first.json().secret) })).json().status).toBe('verified');
+    });
+
+    it("a stored answer moved into another key's row does not decrypt, so it is never replayed there", async () => {
+      const [keyA, keyB] = [unique('idem'), unique('idem')];
+      const a = await call('POST', '/api/v1/generate', acme.apiKey, { user_id: unique('swap') }, { 'idempotency-key': keyA });
+      const userB = unique('swap');
+      const b = await call('POST', '/api/v1/generate', acme.apiKey, { user_id: userB }, { 'idempotency-key': keyB });
+      expect([a.statusCode, b.statusCode]).toEqual([201, 201]);
+      await setStoredBody(keyB, await storedBody(keyA));
+      const retry = await call('POST', '/api/v1/generate', acme.apiKey, { user_id: userB }, { 'idempotency-key': keyB });
+      expectError(retry, 500, 'internal_error');
+      expect(retry.body).not.toContain(a.json().secret);
+    });
+
     it('keys are per business: another business may use the same key', async () => {
       const key = unique('idem');
       const a = await call('POST', '/api/v1/generate', acme.apiKey, { user_id: unique('k') }, { 'idempotency-key': key });

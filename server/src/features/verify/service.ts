@@ -71,6 +71,29 @@ function requestHash(endpoint: string, body: unknown): string {
   return createHash('sha256').update(endpoint).update('\0').update(JSON.stringify(body)).digest('hex');
 }
 
+/** Binds a stored answer to its (business, key): a body copied into another row does not decrypt. */
+export function idempotencyContext(businessId: string, key: string): string {
+  return `idempotency_record:${businessId}:${key}`;
+}
+
+/**
+ * Stored answers are encrypted, every one (not only generate's, whose body holds the new
+ * secret, otpauth URI, QR code and backup codes), so no route can forget to.
+ */
+export function sealAnswer(ctx: AppContext, businessId: string, key: string, body: Record<string, unknown>): string {
+  return ctx.secrets.encrypt(JSON.stringify(body), idempotencyContext(businessId, key));
+}
+
+/**
+ * The JSON text of a stored answer. Rows written before answers were encrypted hold the JSON
+ * itself; they still replay (a retry must not be charged twice, and an older instance may still be
+ * writing them during a rolling deploy) and the upkeep deletes them within 24 h like any other.
+ */
+export function openAnswer(ctx: AppContext, businessId: string, key: string, stored: string): string {
+  if (stored.startsWith('{')) return stored;
+  return ctx.secrets.decrypt(stored, idempotencyContext(businessId, key));
+}
+
 /**
  * Runs `work` at most once per (business, Idempotency-Key): a retry with the same body gets
  * the stored answer (and is not charged again); the same key with another body is a conflict.
@@ -93,7 +116,7 @@ async function withIdempotency(
     if (stored.endpoint !== endpoint || stored.requestHash !== hash) {
       throw new AppError('conflict', 'This Idempotency-Key was already used with a different request.');
     }
-    return { statusCode: stored.statusCode, body: JSON.parse(stored.responseBody), replayed: true };
+    return { statusCode: stored.statusCode, body: JSON.parse(openAnswer(ctx, business.id, key, stored.responseBody)), replayed: true };
   };
   const earlier = await replay();
   if (earlier) return earlier;
@@ -103,7 +126,7 @@ async function withIdempotency(
         trx,
         business.id,
         key,
-        { endpoint, requestHash: hash, statusCode: result.statusCode, responseBody: JSON.stringify(result.body) },
+        { endpoint, requestHash: hash, statusCode: result.statusCode, responseBody: sealAnswer(ctx, business.id, key, result.body) },
         new Date(),
       );
     });

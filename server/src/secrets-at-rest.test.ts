@@ -1,0 +1,192 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { adminWithFreshMfa, ORIGIN } from '../../test/support/admin';
+import { createTestApp, describeEachDialect, signIn, type TestApp } from '../../test/support/db';
+import { bearer, createBusiness, fund, totpCode, unique } from '../../test/support/verify-api';
+
+/**
+ * Attacker: whoever reads the database or its files (a leaked backup, a stolen disk, a read-only
+ * SQL hole) without APP_ENCRYPTION_KEY. Every route that hands out a secret is called here, and
+ * then every column of every table, and on SQLite the raw db/-wal/-shm bytes, are searched for
+ * each secret, backup/recovery code and full API key, in the forms someone could store them in.
+ */
+
+const BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+function base32Bytes(secret: string): Buffer {
+  let bits = '';
+  for (const ch of secret.replace(/=+$/, '').toUpperCase()) bits += BASE32.indexOf(ch).toString(2).padStart(5, '0');
+  const bytes: number[] = [];
+  for (let i = 0; i + 8 <= bits.length; i += 8) bytes.push(parseInt(bits.slice(i, i + 8), 2));
+  return Buffer.from(bytes);
+}
+
+interface Needle {
+  /** what it is, for the failure message */
+  what: string;
+  /** text forms searched in columns and files */
+  text: string[];
+  /** raw byte forms searched in blob columns and files */
+  bytes: Buffer[];
+}
+
+function totpSecretNeedle(what: string, secret: string): Needle {
+  const raw = base32Bytes(secret);
+  return { what, text: [secret, secret.toLowerCase(), raw.toString('hex'), raw.toString('base64')], bytes: [raw] };
+}
+
+function codeNeedle(what: string, code: string): Needle {
+  const bare = code.replace(/[^0-9A-Za-z]/g, '');
+  return { what, text: [...new Set([code, bare, bare.toLowerCase(), bare.toUpperCase()])], bytes: [] };
+}
+
+function apiKeyNeedle(what: string, key: string): Needle {
+  // The prefix shown afterwards (sk_live_ + 4) is not secret; the 32 random characters are.
+  return { what, text: [key, key.slice('sk_live_'.length)], bytes: [] };
+}
+
+function webhookSecretNeedle(what: string, secret: string): Needle {
+  const raw = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
+  return { what, text: [secret, secret.replace(/^whsec_/, ''), raw.toString('hex')], bytes: [raw] };
+}
+
+describeEachDialect('no secret a route hands out is readable at rest', (dialect) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(dialect, { WEBHOOK_WORKER: 'off' });
+  });
+  afterAll(async () => t?.close());
+
+  const call = (opts: InjectOptions & { cookie?: string }) =>
+    t.app.inject({ ...opts, headers: { origin: ORIGIN, 'sec-fetch-site': 'same-origin', ...(opts.cookie ? { cookie: opts.cookie } : {}), ...opts.headers } });
+  const ok = (res: LightMyRequestResponse, status: number) => {
+    expect(res.statusCode, res.body).toBe(status);
+    return res.json();
+  };
+
+  /** Every column value of every table, as text and (for blobs) as bytes. */
+  async function everyStoredValue(): Promise<Array<{ where: string; text: string; bytes: Buffer | null }>> {
+    const tables =
+      dialect === 'sqlite'
+        ? (await sql<{ name: string }>`select name from sqlite_master where type = 'table'`.execute(t.ctx.db)).rows.map((r) => r.name)
+        : (await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE'`.execute(t.ctx.db)).rows.map(
+            (r) => r.name,
+          );
+    expect(tables).toContain('idempotency_record');
+    const values: Array<{ where: string; text: string; bytes: Buffer | null }> = [];
+    for (const table of tables) {
+      const { rows } = await sql<Record<string, unknown>>`select * from ${sql.table(table)}`.execute(t.ctx.db);
+      for (const row of rows) {
+        for (const [column, value] of Object.entries(row)) {
+          if (value === null || value === undefined || typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint' || value instanceof Date) continue;
+          const where = `${table}.${column}`;
+          if (Buffer.isBuffer(value) || value instanceof Uint8Array) {
+            const bytes = Buffer.from(value);
+            values.push({ where, text: bytes.toString('latin1'), bytes });
+          } else values.push({ where, text: typeof value === 'string' ? value : JSON.stringify(value), bytes: null });
+        }
+      }
+    }
+    return values;
+  }
+
+  it('enrols through every secret-giving route, then finds none of the secrets in any table or database file', async () => {
+    const needles: Needle[] = [];
+
+    // Business creation and key regeneration: the full sk_live_ keys.
+    const biz = await createBusiness(t.app, 'Rest Secrets Ltd');
+    needles.push(apiKeyNeedle('API key from business creation', biz.apiKey));
+    await fund(t.ctx, biz.businessId, 100_000);
+    const regenerated = ok(await call({ method: 'POST', url: '/api/business/api-key/regenerate', cookie: biz.cookie }), 200);
+    needles.push(apiKeyNeedle('API key from regeneration', regenerated.apiKey));
+    const apiKey: string = regenerated.apiKey;
+
+    // Public API enrolments: without a key, with an Idempotency-Key (on /api/v1 and the /v1 alias).
+    const enrol = async (url: string, idempotencyKey?: string) => {
+      const payload = { user_id: unique('user') };
+      const headers = { ...bearer(apiKey), ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}) };
+      const first = await t.app.inject({ method: 'POST', url, headers, payload });
+      const body = ok(first, 201);
+      if (idempotencyKey) {
+        // The retry answers what the first call answered, byte for byte, from the stored record.
+        const retry = await t.app.inject({ method: 'POST', url, headers, payload });
+        expect(retry.statusCode).toBe(201);
+        expect(retry.headers['idempotent-replayed']).toBe('true');
+        expect(retry.body).toBe(first.body);
+      }
+      needles.push(totpSecretNeedle(`${url} secret (${idempotencyKey ? 'with' : 'without'} Idempotency-Key)`, body.secret));
+      needles.push({ what: `${url} otpauth URI`, text: [body.otpauth_uri], bytes: [] });
+      needles.push({ what: `${url} QR code`, text: [body.qr_code.slice(-200)], bytes: [] });
+      for (const code of body.backup_codes) needles.push(codeNeedle(`${url} backup code`, code));
+      return body;
+    };
+    await enrol('/api/v1/generate');
+    const keyed = await enrol('/api/v1/generate', unique('idem'));
+    await enrol('/v1/generate', unique('idem'));
+    // A keyed verify is stored too (its answer holds no secret, but it must replay as well).
+    const verifyHeaders = { ...bearer(apiKey), 'idempotency-key': unique('idem') };
+    const verifyPayload = { user_id: keyed.user_id, totp_code: totpCode(keyed.secret) };
+    const verified = await t.app.inject({ method: 'POST', url: '/api/v1/verify', headers: verifyHeaders, payload: verifyPayload });
+    expect(verified.json().status).toBe('verified');
+    const verifyRetry = await t.app.inject({ method: 'POST', url: '/api/v1/verify', headers: verifyHeaders, payload: verifyPayload });
+    expect(verifyRetry.body).toBe(verified.body);
+
+    // Webhook signing secrets: one generated by the server, one chosen by the owner.
+    const generatedHook = ok(await call({ method: 'POST', url: '/api/webhooks', cookie: biz.cookie, payload: { url: 'https://9.9.9.9/hooks', events: ['credit.low'] } }), 201);
+    needles.push(webhookSecretNeedle('generated webhook secret', generatedHook.secret));
+    const chosen = `whsec_${randomBytes(32).toString('base64')}`;
+    ok(await call({ method: 'POST', url: '/api/webhooks', cookie: biz.cookie, payload: { url: 'https://9.9.9.9/other', events: ['credit.low'], secret: chosen } }), 201);
+    needles.push(webhookSecretNeedle('chosen webhook secret', chosen));
+
+    // Account TOTP of a signed-in person (and its reset, which hands out a new set).
+    const person = await signIn(t.app, `${unique('person')}@example.com`, 'Pat Person');
+    for (const payload of [undefined, { reset: true }]) {
+      const setup = ok(await call({ method: 'POST', url: '/api/user/setup-totp', cookie: person, ...(payload ? { payload } : {}) }), 201);
+      needles.push(totpSecretNeedle('account TOTP secret', setup.secret));
+      needles.push({ what: 'account TOTP otpauth URI', text: [setup.otpauthUri], bytes: [] });
+      for (const code of setup.backupCodes) needles.push(codeNeedle('account TOTP backup code', code));
+    }
+
+    // Personal authenticator accounts added through the plaintext routes (one by hand, one imported).
+    const accountSecret = Array.from(randomBytes(32), (b) => BASE32[b % 32]).join('');
+    ok(await call({ method: 'POST', url: '/api/user/totp-accounts', cookie: person, payload: { accountName: 'bank', issuer: 'Bank', secret: accountSecret } }), 201);
+    needles.push(totpSecretNeedle('authenticator account secret', accountSecret));
+    const importedSecret = Array.from(randomBytes(32), (b) => BASE32[b % 32]).join('');
+    const imported = ok(await call({ method: 'POST', url: '/api/user/totp-accounts/import', cookie: person, payload: { accounts: [{ accountName: 'mail', secret: importedSecret }] } }), 200);
+    expect(imported.added).toHaveLength(1);
+    needles.push(totpSecretNeedle('imported authenticator account secret', importedSecret));
+
+    // Admin MFA, through the shared helper (it follows whatever enrolment the route requires).
+    const admin = await adminWithFreshMfa(t.app);
+    needles.push(totpSecretNeedle('admin MFA secret', admin.secret));
+    expect(admin.recoveryCodes.length).toBeGreaterThan(0);
+    for (const code of admin.recoveryCodes) needles.push(codeNeedle('admin MFA recovery code', code));
+
+    // The keyed calls above were stored (three answers), so the scan below reads them.
+    const stored = await t.ctx.db.selectFrom('idempotency_record').select('idempotency_key').where('business_id', '=', biz.businessId).execute();
+    expect(stored).toHaveLength(3);
+
+    // The scan. Rows first, then (SQLite) the bytes on disk, write-ahead log included.
+    const found: string[] = [];
+    for (const value of await everyStoredValue()) {
+      for (const needle of needles) {
+        const hit = needle.text.find((form) => value.text.includes(form)) ?? (value.bytes ? needle.bytes.find((raw) => value.bytes!.includes(raw))?.toString('hex') : undefined);
+        if (hit) found.push(`${needle.what} in ${value.where}`);
+      }
+    }
+    if (t.ctx.config.database.kind === 'sqlite') {
+      const file = t.ctx.config.database.file;
+      const files = [file, `${file}-wal`, `${file}-shm`].filter((f) => existsSync(f));
+      expect(files).toContain(file);
+      for (const f of files) {
+        const bytes = readFileSync(f);
+        for (const needle of needles) {
+          if (needle.text.some((form) => bytes.includes(Buffer.from(form))) || needle.bytes.some((raw) => bytes.includes(raw))) found.push(`${needle.what} in file ${f.split('/').pop()}`);
+        }
+      }
+    }
+    expect([...new Set(found)]).toEqual([]);
+  });
+});
