@@ -35,6 +35,7 @@ import { createApiKeyRateLimit, verifyRoutesV1 } from './features/verify/routes.
 import { webhookRoutes } from './features/webhooks/routes';
 import { installErrorHandling } from './lib/error-handler';
 import { AppError, envelope } from './lib/errors';
+import { refuseMalformedHost } from './lib/http';
 import { installWellFormedText } from './lib/well-formed-text';
 
 declare module 'fastify' {
@@ -115,6 +116,8 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  // The Host is checked once, here, for every route and page (lib/http.ts).
+  app.addHook('onRequest', refuseMalformedHost);
   // Every write made while an administrator acts as someone else is audited.
   app.addHook('onResponse', auditImpersonatedWrite);
   installMetrics(app);

@@ -1,3 +1,6 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
@@ -23,8 +26,6 @@ const HEADER_RUNS = Math.max(3, Math.round(BODY_RUNS / 3));
 /** Not JSON APIs (sign-in pages, redirects): fuzzed anonymously, only "never a 5xx". */
 const NOT_JSON = new Set(['GET /api/login', 'POST /api/login/local', 'GET /api/logout', 'GET /api/auth/callback/:providerId']);
 /** Routes that could end the fuzzing caller's own access: fuzzed last. */
-/** The single-page app's HTML (503 "not built yet" in tests, which run without a web build). */
-const SKIP = new Set(['GET /']);
 const LAST = [/^POST \/api\/admin\/mfa\//, /^POST \/api\/business\/api-key\/regenerate$/];
 /** The tables a refused request must leave alone (audit rows and attempt counters may grow). */
 const STORED_TABLES = [
@@ -359,6 +360,50 @@ const hostileHeaders = fc.record(
   { requiredKeys: [] },
 );
 
+/**
+ * Host headers (the page heads and the enterprise site build absolute URLs from the Host): what a
+ * client may send — spaces, markup, pipes, non-ASCII, nothing, a great deal — most of them naming
+ * the enterprise site, whose origin comes from the Host itself.
+ */
+const hostileHost = fc.oneof(
+  fc.constantFrom(
+    'enterprise.x y',
+    'enterprise.x<y',
+    'enterprise.x|y',
+    'enterprise.x>y',
+    '',
+    ' ',
+    'enterprise.',
+    'enterprise.bücher.example',
+    'enterprise.💥',
+    'enterprise.x\u0000y',
+    'enterprise.x\ty',
+    '[::1',
+    '[enterprise]',
+    'enterprise.x:99999',
+    'enterprise.x:',
+    'enterprise.1.2.3.999',
+    'enterprise.x/y',
+    'enterprise.x@y',
+    'enterprise.x#y',
+    'enterprise.x?y',
+    'enterprise.x\\y',
+    'enterprise.x"y',
+    "enterprise.x'y",
+    'enterprise.x%20y',
+    'enterprise.x, enterprise.y',
+    `enterprise.${'x'.repeat(10_000)}`,
+    '<script>alert(1)</script>.enterprise',
+    'enterprise.localhost:5000',
+    '[::1]:5000',
+  ),
+  fc.string({ unit: 'binary', maxLength: 40 }).map((text) => `enterprise.${text}`),
+  fc.string({ unit: 'grapheme', maxLength: 40 }),
+  fc.string({ unit: 'binary-ascii', maxLength: 300 }),
+);
+/** Pages served from the route table's catch-all (not in the table): the enterprise ones and the main ones. */
+const PAGE_PATHS = ['/', '/pricing', '/docs', '/documentation', '/contact', '/blog', '/blog/implementing-totp-api', '/payment-methods', '/business'];
+
 // ---- the suite ------------------------------------------------------------------------------
 
 function checkEnvelope(res: LightMyRequestResponse): string | null {
@@ -381,6 +426,7 @@ describeEachDialect('fuzzing every route', (dialect) => {
   const auth: Record<Caller, Record<string, string>> = { anonymous: {}, owner: {}, desk: {}, admin: {}, apiKey: {} };
   let lastCounts = '';
   let address = 0;
+  let webDir: string | undefined;
 
   async function counts(): Promise<string> {
     const selects = STORED_TABLES.map((table) => sql`(select count(*) from ${sql.table(table)})`);
@@ -390,7 +436,13 @@ describeEachDialect('fuzzing every route', (dialect) => {
 
   beforeAll(async () => {
     console.log(`fuzz seed ${SEED} (FUZZ_SEED), ${BODY_RUNS} body runs and ${HEADER_RUNS} header runs per route (FUZZ_RUNS) [${dialect}]`);
-    t = await createTestApp(dialect, { API_RATE_LIMIT_PER_MINUTE: '100000', WEBHOOK_ALLOW_PRIVATE: 'true' });
+    // The web app's page and a stand-in server renderer, so GET / and the other pages are fuzzed too.
+    webDir = mkdtempSync(join(tmpdir(), 'sixdigit-fuzz-web-'));
+    mkdirSync(join(webDir, 'web'));
+    writeFileSync(join(webDir, 'web', 'index.html'), readFileSync(new URL('../../web/index.html', import.meta.url), 'utf8'));
+    mkdirSync(join(webDir, 'ssr'));
+    writeFileSync(join(webDir, 'ssr', 'entry-server.js'), 'export async function renderPage({ path, origin }) { return `<p>${path} at ${origin}</p>`; }\n');
+    t = await createTestApp(dialect, { API_RATE_LIMIT_PER_MINUTE: '100000', WEBHOOK_ALLOW_PRIVATE: 'true', WEB_DIST_DIR: join(webDir, 'web') });
     const owner = await createBusiness(t.app, 'Fuzz Owner Co');
     // The API key is another business's: the owner's key regeneration must not revoke it mid-run.
     const apiBusiness = await createBusiness(t.app, 'Fuzz Api Co');
@@ -402,11 +454,13 @@ describeEachDialect('fuzzing every route', (dialect) => {
     auth.apiKey = { authorization: `Bearer ${apiBusiness.apiKey}` };
     lastCounts = await counts();
   });
-  afterAll(async () => t?.close());
+  afterAll(async () => {
+    await t?.close();
+    if (webDir) rmSync(webDir, { recursive: true, force: true });
+  });
 
   const routes = () =>
     t.app.routeTable
-      .filter((r) => !SKIP.has(`${r.method} ${r.url}`))
       .map((r) => ({ r, key: `${r.method} ${r.url}` }))
       .sort((a, b) => Number(LAST.some((re) => re.test(a.key))) - Number(LAST.some((re) => re.test(b.key))));
 
@@ -468,6 +522,29 @@ describeEachDialect('fuzzing every route', (dialect) => {
           if (wrong) throw new Error(wrong);
         }),
         { seed: SEED, numRuns: HEADER_RUNS, endOnFailure: true },
+      );
+      if (details.failed) failures.push(`${key} as ${caller}: ${String(details.errorInstance)}\n${fc.defaultReportMessage(details)?.slice(0, 1_200)}`);
+    }
+    expect(failures).toEqual([]);
+  }, 90_000);
+
+  it('never answers 5xx, and answers every 4xx in the envelope: hostile Host headers, on every route and page', async () => {
+    const failures: string[] = [];
+    const targets = [
+      ...routes().map(({ r, key }) => ({ key, caller: callerOf(key, r.url), shape: shapeOf(r), runs: HEADER_RUNS })),
+      ...PAGE_PATHS.map((path) => ({ key: `GET ${path}`, caller: 'anonymous' as Caller, shape: shapeOf({ method: 'GET', url: path }), runs: BODY_RUNS * 2 })),
+    ];
+    for (const { key, caller, shape, runs } of targets) {
+      const details = await fc.check(
+        fc.asyncProperty(fc.array(paramValue, { minLength: shape.paramCount, maxLength: shape.paramCount }), shape.body, hostileHost, async (params, body, host) => {
+          address += 1;
+          const res = await t.app.inject({ ...requestOf(shape, caller, params, [], body, { host }), remoteAddress: `10.98.${(address >> 8) & 255}.${address & 255}` });
+          const designed501 = res.statusCode === 501 && !checkEnvelope(res) && res.json().error.code === 'not_configured';
+          if (res.statusCode >= 500 && !designed501) throw new Error(`${res.statusCode}: ${res.body.slice(0, 200)}`);
+          const bad = res.statusCode >= 400 && !NOT_JSON.has(key) ? checkEnvelope(res) : null;
+          if (bad) throw new Error(`${res.statusCode} ${bad}`);
+        }),
+        { seed: SEED, numRuns: runs, endOnFailure: true },
       );
       if (details.failed) failures.push(`${key} as ${caller}: ${String(details.errorInstance)}\n${fc.defaultReportMessage(details)?.slice(0, 1_200)}`);
     }

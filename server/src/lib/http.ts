@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SESSION_HINT_COOKIE } from '@common/contract/auth';
+import { AppError } from './errors';
 
 /** Node's incoming headers as a WHATWG Headers object (what better-auth reads). */
 export function toWebHeaders(headers: FastifyRequest['headers']): Headers {
@@ -48,4 +49,28 @@ export function forwardSetCookies(from: Headers, reply: FastifyReply): void {
 
 export function requestOrigin(request: FastifyRequest): string {
   return `${request.protocol}://${request.host}`;
+}
+
+/**
+ * A Host as browsers, proxies and HTTP clients send it: a DNS name or IPv4 address, or an IPv6
+ * literal in brackets, with an optional port — and one the URL parser accepts (so "1.2.3.999" or
+ * port 99999 do not pass). Everything that builds an absolute URL from the request (page heads,
+ * the enterprise site's origin, CSRF's own-origin check) can then rely on it.
+ */
+const HOST = /^(?:[A-Za-z0-9._-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+const MAX_HOST_LENGTH = 261; // a 253-character name and ":65535"
+
+export function isWellFormedHost(host: string): boolean {
+  return host.length <= MAX_HOST_LENGTH && HOST.test(host) && URL.canParse(`http://${host}/`);
+}
+
+/**
+ * onRequest hook, before anything reads the Host: a malformed one (a space, "<", "|", non-ASCII,
+ * an empty Host line) is the client's mistake, 400 in the envelope — never a 500 from `new URL`
+ * deep inside a page. An HTTP/1.0 request without Host has none to check (`request.host` is "").
+ */
+export async function refuseMalformedHost(request: FastifyRequest): Promise<void> {
+  const host = request.host;
+  if (host === '' && request.headers.host === undefined) return;
+  if (!isWellFormedHost(host)) throw new AppError('bad_request', 'The Host header is not a valid host name.');
 }

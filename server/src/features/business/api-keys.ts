@@ -107,7 +107,11 @@ export async function shareApiKeyInvalidation(ctx: AppContext, redis: Redis, cha
 
 // --- failed lookups ---------------------------------------------------------------------------
 
-/** Well-formed keys that match nothing, per client address per minute, before 429. */
+/**
+ * Well-formed keys that match nothing, per client address per minute; more unknown keys from that
+ * address answer 429. Only unknown keys count and only they are refused: a valid key from the
+ * same address still works (the key is looked up first), limited only by its own per-key limit.
+ */
 export const FAILED_LOOKUPS_PER_MINUTE = 60;
 const failures = new WeakMap<AppContext, Map<string, { count: number; resetAt: number }>>();
 

@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createTestApp, describeEachDialect, type TestApp } from '../../../../test/support/db';
+import { createTestApp, describeEachDialect, signIn, type TestApp } from '../../../../test/support/db';
 import { startFakeModel, type FakeModel } from '../../../../test/fakes/openai-compatible';
+import { ORIGIN } from '../../../../test/support/admin';
 import { call, createBusiness } from '../../../../test/support/payments';
 import { bearer, fund, totpCode } from '../../../../test/support/verify-api';
 import { I_DONT_KNOW } from './engine';
 import { INSTRUCTIONS_MARKER } from './model';
+import { LUNA_MESSAGES_PER_MINUTE } from './routes';
 
 const ask = async (t: TestApp, cookie: string | undefined, message: string) => call(t.app, 'POST', '/api/luna/chat', cookie, { message });
 
@@ -149,5 +151,44 @@ describeEachDialect('Luna with an OpenAI-compatible model', (dialect) => {
     expect(res.answeredBy).toBe('retrieval');
     expect(res.response).not.toContain(INSTRUCTIONS_MARKER);
     expect(res.response).not.toContain('9876.50');
+  });
+});
+
+describeEachDialect("Luna's limit: per person when signed in, per address for visitors", (dialect) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+  });
+  afterAll(async () => t?.close());
+
+  /** Every request from the same address, as behind one office NAT. */
+  const askFrom = (cookie: string | undefined, remoteAddress = '198.51.100.20') =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/luna/chat',
+      remoteAddress,
+      headers: { ...(cookie ? { cookie } : {}), origin: ORIGIN, 'sec-fetch-site': 'same-origin' },
+      payload: { message: 'What does a 402 mean?' },
+    });
+
+  it('refuses a person after their 20 messages, while another person on the same address is still answered', async () => {
+    const a = await signIn(t.app, `luna-a-${dialect}@example.com`);
+    const b = await signIn(t.app, `luna-b-${dialect}@example.com`);
+    for (let i = 0; i < LUNA_MESSAGES_PER_MINUTE; i++) expect((await askFrom(a)).statusCode).toBe(200);
+    const refused = await askFrom(a);
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json().error.code).toBe('rate_limited');
+    expect((await askFrom(b)).statusCode).toBe(200);
+    expect((await askFrom(undefined)).statusCode).toBe(200);
+    expect((await askFrom(a)).statusCode).toBe(429);
+  });
+
+  it('counts signed-out visitors (the /contact page) per address, apart from the people signed in there', async () => {
+    const here = '198.51.100.30';
+    for (let i = 0; i < LUNA_MESSAGES_PER_MINUTE; i++) expect((await askFrom(undefined, here)).statusCode).toBe(200);
+    expect((await askFrom(undefined, here)).statusCode).toBe(429);
+    expect((await askFrom(undefined, '198.51.100.31')).statusCode).toBe(200);
+    const c = await signIn(t.app, `luna-c-${dialect}@example.com`);
+    expect((await askFrom(c, here)).statusCode).toBe(200);
   });
 });

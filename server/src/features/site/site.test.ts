@@ -1,4 +1,5 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -92,8 +93,12 @@ describeEachDialect('robots.txt, sitemap.xml, the blog feed and page heads over 
   let webDir: string;
   beforeAll(async () => {
     webDir = mkdtempSync(join(tmpdir(), 'sixdigit-site-web-'));
-    writeFileSync(join(webDir, 'index.html'), INDEX_HTML);
-    t = await createTestApp(dialect, { WEB_DIST_DIR: webDir, PUBLIC_URL: 'https://sixdigit.example.com' });
+    mkdirSync(join(webDir, 'web'));
+    writeFileSync(join(webDir, 'web', 'index.html'), INDEX_HTML);
+    // A stand-in for the built server renderer (dist/ssr), so the rendered pages' path runs too.
+    mkdirSync(join(webDir, 'ssr'));
+    writeFileSync(join(webDir, 'ssr', 'entry-server.js'), 'export async function renderPage({ path, origin }) { return `<p>${path} at ${origin}</p>`; }\n');
+    t = await createTestApp(dialect, { WEB_DIST_DIR: join(webDir, 'web'), PUBLIC_URL: 'https://sixdigit.example.com' });
   });
   afterAll(async () => {
     await t?.close();
@@ -159,6 +164,47 @@ describeEachDialect('robots.txt, sitemap.xml, the blog feed and page heads over 
     const enterprise = await get('/blog/feed.xml', ENTERPRISE_HOST);
     expect(enterprise.statusCode).toBe(404);
     expect(enterprise.json().error.code).toBe('not_found');
+  });
+
+  it('answers a malformed Host with 400 in the envelope, on the pages and everywhere else, never 500', async () => {
+    for (const host of ['enterprise.x y', 'enterprise.x<y', 'enterprise.x|y', 'x y', 'enterprise.bücher', 'enterprise.x:99999']) {
+      for (const url of ['/', '/pricing', '/docs', '/documentation', '/contact', '/robots.txt', '/sitemap.xml', '/blog/feed.xml', '/healthz', '/api/auth/user']) {
+        const res = await get(url, host);
+        const code = String(res.headers['content-type']).startsWith('application/json') ? res.json().error?.code : res.body.slice(0, 40);
+        expect({ host, url, status: res.statusCode, code }).toEqual({ host, url, status: 400, code: 'bad_request' });
+        expect(res.json().error.request_id).toBe(res.headers['x-request-id']);
+      }
+    }
+    // The same through a proxy: with TRUST_PROXY off, X-Forwarded-Host is not the Host and is not read.
+    const proxied = await t.app.inject({ method: 'GET', url: '/pricing', headers: { host: ENTERPRISE_HOST, 'x-forwarded-host': 'enterprise.x y' } });
+    expect(proxied.statusCode).toBe(200);
+  });
+
+  it('answers the same over a real socket, as curl -H "Host: enterprise.x y" sends it; an empty Host line is refused, no Host at all (HTTP/1.0) is not', async () => {
+    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = new URL(address);
+    /** One raw request; the Host line's bytes exactly as given (latin1), or none. */
+    const raw = (path: string, hostLine: string | null, version = '1.1') =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const socket = connect(Number(port), '127.0.0.1');
+        const chunks: Buffer[] = [];
+        socket.on('data', (chunk) => chunks.push(chunk));
+        socket.on('error', reject);
+        socket.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          resolve({ status: Number(/^HTTP\/1\.[01] (\d{3})/.exec(text)?.[1]), body: text.slice(text.indexOf('\r\n\r\n') + 4) });
+        });
+        socket.write(Buffer.from(`GET ${path} HTTP/${version}\r\n${hostLine === null ? '' : `Host:${hostLine}\r\n`}Connection: close\r\n\r\n`, 'latin1'));
+      });
+    for (const path of ['/', '/pricing', '/docs']) {
+      for (const hostLine of [' enterprise.x y', ' enterprise.x<y', ' enterprise.x|y', ' enterprise.b\u00fccher', '', ' ']) {
+        const res = await raw(path, hostLine);
+        expect({ path, hostLine, status: res.status }).toEqual({ path, hostLine, status: 400 });
+        expect(JSON.parse(res.body).error.code).toBe('bad_request');
+      }
+    }
+    expect((await raw('/pricing', ' enterprise.localhost:5000')).status).toBe(200);
+    expect((await raw('/', null, '1.0')).status).toBe(200);
   });
 
   it('sends each public page with its own head in the HTML itself (crawlers run no JavaScript)', async () => {

@@ -18,6 +18,7 @@ import {
 } from '../../../../test/support/verify-api';
 import { buildApp } from '../../app';
 import { createContext } from '../../context';
+import { FAILED_LOOKUPS_PER_MINUTE } from '../business/api-keys';
 import { ledgerTotals } from '../credits/repo';
 
 const PREFIXES = ['/api/v1', '/v1'] as const;
@@ -918,3 +919,53 @@ describeEachDialect('public API v1 rate limit shared through Redis', (dialect) =
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
   });
 });
+
+/**
+ * Unknown keys never lock out a valid one (issue 18, item 7): behind one NAT, or a balancer without
+ * TRUST_PROXY, every customer shares an address, so a guesser there must not stop them. Run with
+ * the in-memory limit store and with Redis (the per-key limit's store in production).
+ */
+for (const store of ['memory', 'redis'] as const) {
+  describeEachDialect(`public API v1: unknown keys and a valid key from one address (${store} store)`, (dialect) => {
+    const redisAvailable = inject('redisAvailable');
+    const skip = store === 'redis' && !redisAvailable;
+    let t: TestApp;
+    beforeAll(async () => {
+      if (skip) return;
+      t = await createTestApp(dialect, {
+        API_RATE_LIMIT_PER_MINUTE: '5',
+        ...(store === 'redis' ? { REDIS_URL: TEST_REDIS_URL, REDIS_KEY_PREFIX: `test-${randomBytes(6).toString('hex')}:` } : {}),
+      });
+    });
+    afterAll(async () => t?.close());
+
+    it.skipIf(skip)('serves a valid key after the address has used up its unknown keys; the key meets only its own per-key limit', async () => {
+      const biz = await createBusiness(t.app);
+      await fund(t.ctx, biz.businessId, 1_000);
+      const shared = '198.51.100.77';
+      const from = (key: string, url = '/api/v1/test') => t.app.inject({ method: 'POST', url, headers: bearer(key), remoteAddress: shared });
+      for (let i = 0; i < FAILED_LOOKUPS_PER_MINUTE; i++) expectError(await from(`sk_live_${unique('G').replace(/[^0-9A-Za-z]/g, '').padEnd(32, 'g').slice(0, 32)}`), 401, 'unauthorized');
+      const guessed = await from(`sk_live_${'Z'.repeat(32)}`);
+      expectError(guessed, 429, 'rate_limited');
+      expect(guessed.json().error.message).toMatch(/invalid API keys/);
+
+      // The valid key: its five requests a minute, on /test and on the hot path, /verify.
+      const secret = new Secret({ size: 20 }).base32;
+      const statuses = [];
+      for (let i = 0; i < 5; i++) {
+        const res = i % 2 === 0 ? await from(biz.apiKey) : await t.app.inject({ method: 'POST', url: '/api/v1/verify', headers: bearer(biz.apiKey), remoteAddress: shared, payload: { secret, token: totpCode(secret) } });
+        statuses.push(res.statusCode);
+      }
+      expect(statuses).toEqual([200, 200, 200, 200, 200]);
+      // Then its own limit, which says so in its headers; the unknown-key budget is still spent.
+      const own = await from(biz.apiKey);
+      expectError(own, 429, 'rate_limited');
+      expect(own.headers['ratelimit-limit']).toBe('5');
+      expect(own.json().error.message).not.toMatch(/invalid API keys/);
+      expectError(await from(`sk_live_${'Y'.repeat(32)}`), 429, 'rate_limited');
+      // Another business's key from the same address has its own budget, untouched.
+      const neighbour = await createBusiness(t.app);
+      expect((await from(neighbour.apiKey)).statusCode).toBe(200);
+    });
+  });
+}

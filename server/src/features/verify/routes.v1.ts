@@ -49,13 +49,16 @@ async function authenticateApiKey(request: FastifyRequest, reply: FastifyReply):
   if (!match) throw new AppError('unauthorized', 'Send your API key as "Authorization: Bearer sk_live_…".');
   const hash = apiKeyHash(match[1]!);
   const { ctx } = request.server;
-  // Guessing keys costs a lookup each: an address that keeps missing waits instead.
-  const retryAfter = hash ? failedLookupRetryAfter(ctx, request.ip) : null;
-  if (retryAfter !== null) {
-    throw new AppError('rate_limited', `Too many invalid API keys from your address. Try again in ${retryAfter} s.`, { 'retry-after': String(retryAfter) });
-  }
+  // The key first (from memory; the database once per API_KEY_CACHE_TTL_MS): a valid key is never
+  // refused for what others sent from its address — behind one NAT or an untrusted balancer that
+  // is everyone — only by its own per-key limit.
   const found = hash ? await lookupApiKey(ctx, hash) : undefined;
   if (!found) {
+    // Unknown keys (guesses, stale keys): an address that keeps sending them is told to wait.
+    const retryAfter = hash ? failedLookupRetryAfter(ctx, request.ip) : null;
+    if (retryAfter !== null) {
+      throw new AppError('rate_limited', `Too many invalid API keys from your address. Try again in ${retryAfter} s.`, { 'retry-after': String(retryAfter) });
+    }
     if (hash) recordFailedLookup(ctx, request.ip);
     throw new AppError('unauthorized', 'This API key is not valid or has been revoked.');
   }

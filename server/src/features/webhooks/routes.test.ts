@@ -168,6 +168,12 @@ describeEachDialect('webhook management routes', (dialect) => {
       'http://[::]/hooks',
       'http://[::ffff:127.0.0.1]/hooks',
       'http://[::ffff:169.254.169.254]/hooks',
+      // IPv4-translated (RFC 2765/6052), NAT64 and 6to4 forms of loopback and the metadata address
+      'http://[::ffff:0:7f00:1]/hooks',
+      'http://[::ffff:0:169.254.169.254]/hooks',
+      'http://[0000:0000:0000:0000:ffff:0000:7f00:0001]/hooks',
+      'http://[64:ff9b::a9fe:a9fe]/hooks',
+      'http://[2002:a9fe:a9fe::1]/hooks',
       'http://[fe80::1]/hooks',
       'http://[fd00::1]/hooks',
       'http://printer.local/hooks',

@@ -48,6 +48,8 @@ const REFUSED: Array<[range: string, address: string]> = [
   ['::ffff:0:0/96 mapped loopback (hex, as WHATWG URL writes it)', '::ffff:7f00:1'],
   ['::ffff:0:0/96 mapped metadata', '::ffff:a9fe:a9fe'],
   ['::ffff:0:0/96 mapped documentation', '::ffff:192.0.2.1'],
+  ['::ffff:0:0:0/96 IPv4-translated of loopback', '::ffff:0:7f00:1'],
+  ['::ffff:0:0:0/96 IPv4-translated of a public address (not routed on the internet)', '::ffff:0:808:808'],
   ['64:ff9b::/96 NAT64 of a private address', '64:ff9b::10.0.0.1'],
   ['64:ff9b::/96 NAT64 of loopback (hex)', '64:ff9b::7f00:1'],
   ['64:ff9b:1::/48 local-use NAT64', '64:ff9b:1::8.8.8.8'],
@@ -69,6 +71,8 @@ const REFUSED: Array<[range: string, address: string]> = [
   ['fe80::/10 link-local with a zone', 'fe80::1%eth0'],
   ['fec0::/10 site-local (deprecated)', 'fec0::1'],
   ['ff00::/8 multicast', 'ff02::1'],
+  ['outside 2000::/3, in no listed block (reserved)', '4000::1'],
+  ['outside 2000::/3, in no listed block (near the translated form)', '::ffff:0:0:7f00:1'],
   ['this host (IPv4 interface address)', OWN_PUBLIC_V4],
   ['this host (IPv4 interface address, mapped)', `::ffff:${OWN_PUBLIC_V4}`],
   ['this host (IPv6 interface address)', OWN_PUBLIC_V6],
@@ -83,7 +87,53 @@ const ACCEPTED: Array<[what: string, address: string]> = [
   ['public IPv6', '2606:4700:4700::1111'],
   ['public IPv6 just past 2001::/23', '2001:200::1'],
   ['NAT64 of a public address (RFC 6052, globally reachable)', '64:ff9b::808:808'],
+  ['public IPv4 mapped to IPv6, hex and zero-padded', '0000:0000:0000:0000:0000:FFFF:0808:0808'],
+  ['public IPv6 whose interface identifier is ISATAP of a public IPv4', '2606:4700:4700::5efe:808:808'],
 ];
+
+/** The private IPv4 addresses each written form below must carry and be refused for. */
+const PRIVATE_V4 = ['127.0.0.1', '10.1.2.3', '169.254.169.254', '192.168.0.1', '0.0.0.0', '100.64.0.1', OWN_PUBLIC_V4];
+
+const hex = (v4: string) => {
+  const [a, b, c, d] = v4.split('.').map(Number) as [number, number, number, number];
+  return [((a << 8) | b).toString(16), ((c << 8) | d).toString(16)] as const;
+};
+const pad = (word: string) => word.padStart(4, '0');
+
+/** Every written form of an IPv6 address that carries `v4` inside it. */
+function embeddingForms(v4: string): Array<[form: string, address: string]> {
+  const [hi, lo] = hex(v4);
+  const [a, b, c, d] = v4.split('.').map(Number) as [number, number, number, number];
+  const inverted = hex([a, b, c, d].map((x) => x ^ 0xff).join('.'));
+  return [
+    ['IPv4-mapped, dotted', `::ffff:${v4}`],
+    ['IPv4-mapped, hex', `::ffff:${hi}:${lo}`],
+    ['IPv4-mapped, upper case', `::FFFF:${hi.toUpperCase()}:${lo.toUpperCase()}`],
+    ['IPv4-mapped, uncompressed', `0:0:0:0:0:ffff:${hi}:${lo}`],
+    ['IPv4-mapped, zero-padded', `0000:0000:0000:0000:0000:ffff:${pad(hi)}:${pad(lo)}`],
+    ['IPv4-mapped, uncompressed dotted', `0:0:0:0:0:ffff:${v4}`],
+    ['IPv4-translated, hex', `::ffff:0:${hi}:${lo}`],
+    ['IPv4-translated, dotted', `::ffff:0:${v4}`],
+    ['IPv4-translated, zero-padded', `0000:0000:0000:0000:ffff:0000:${pad(hi)}:${pad(lo)}`],
+    ['IPv4-translated, partly compressed', `0::ffff:0000:${v4}`],
+    ['IPv4-compatible, hex', `::${hi}:${lo}`],
+    ['IPv4-compatible, dotted', `::${v4}`],
+    ['IPv4-compatible, zero-padded', `0000:0000:0000:0000:0000:0000:${pad(hi)}:${pad(lo)}`],
+    ['NAT64 64:ff9b::/96, hex', `64:ff9b::${hi}:${lo}`],
+    ['NAT64 64:ff9b::/96, dotted', `64:ff9b::${v4}`],
+    ['NAT64 64:ff9b::/96, zero-padded', `0064:ff9b:0000:0000:0000:0000:${pad(hi)}:${pad(lo)}`],
+    ['NAT64 64:ff9b:1::/48 with a /96 prefix', `64:ff9b:1::${v4}`],
+    ['NAT64 64:ff9b:1::/48 with a /48 prefix', `64:ff9b:1:${hi}:${c.toString(16)}:${(d << 8).toString(16)}::`],
+    ['6to4 2002::/16', `2002:${hi}:${lo}::1`],
+    ['6to4 2002::/16, zero-padded', `2002:${pad(hi)}:${pad(lo)}:0000:0000:0000:0000:0001`],
+    ['Teredo, server address', `2001:0:${hi}:${lo}::1`],
+    ['Teredo, client address (inverted)', `2001:0:4136:e378:8000:63bf:${inverted[0]}:${inverted[1]}`],
+    ['ISATAP interface identifier in a public /64', `2606:4700:4700::5efe:${v4}`],
+    ['ISATAP interface identifier (universal bit) in a public /64', `2606:4700:4700:0:200:5efe:${hi}:${lo}`],
+  ];
+}
+
+const EMBEDDED = PRIVATE_V4.flatMap((v4) => embeddingForms(v4).map(([form, address]): [string, string, string] => [form, v4, address]));
 
 describe('webhook SSRF guard: the IANA special-purpose registries', () => {
   it.each(REFUSED)('refuses %s (%s)', (_range, address) => {
@@ -92,6 +142,11 @@ describe('webhook SSRF guard: the IANA special-purpose registries', () => {
 
   it.each(ACCEPTED)('accepts a %s (%s)', (_what, address) => {
     expect(isPrivateAddress(address)).toBe(false);
+  });
+
+  it.each(EMBEDDED)('refuses the %s form of %s (%s)', (_form, _v4, address) => {
+    expect(isPrivateAddress(address)).toBe(true);
+    expect(isPrivateAddress(`[${address}]`)).toBe(true);
   });
 
   it('has an example above for every block it lists (the table stays in step with the list)', () => {
@@ -111,6 +166,10 @@ describe('webhook SSRF guard: the IANA special-purpose registries', () => {
       'http://[::7f00:1]/hook',
       'http://[::127.0.0.1]/hook',
       'http://[::ffff:127.0.0.1]/hook',
+      'http://[::ffff:0:7f00:1]/hook',
+      'http://[::ffff:0:127.0.0.1]/hook',
+      'http://[0:0:0:0:ffff:0:a9fe:a9fe]/hook',
+      'http://[64:ff9b::127.0.0.1]/hook',
       'http://[2001::1]/hook',
       'http://[100::1]/hook',
       'http://[2001:db8::1]/hook',
@@ -142,7 +201,7 @@ describe('webhook SSRF guard: the IANA special-purpose registries', () => {
   describe('at delivery (the sender, for URLs saved before the rules tightened)', () => {
     const send = createSender({ timeoutMs: 1_000, allowPrivate: false });
 
-    it.each(['[2002:7f00:1::]', '[::7f00:1]', '[::ffff:7f00:1]', '[2001:db8::1]', '[100::1]', '192.0.2.1', '203.0.113.5', OWN_PUBLIC_V4])(
+    it.each(['[2002:7f00:1::]', '[::7f00:1]', '[::ffff:7f00:1]', '[::ffff:0:7f00:1]', '[::ffff:0:a9fe:a9fe]', '[64:ff9b::a00:1]', '[2001:db8::1]', '[100::1]', '192.0.2.1', '203.0.113.5', OWN_PUBLIC_V4])(
       'refuses %s without connecting',
       async (host) => {
         const result = await send(`http://${host}:9/hooks`, {}, '{}');

@@ -33,6 +33,7 @@ export const BLOCKED_IPV4: ReadonlyArray<readonly [string, number]> = [
 export const BLOCKED_IPV6: ReadonlyArray<readonly [string, number]> = [
   ['::', 96], // unspecified, loopback and the deprecated IPv4-compatible ::a.b.c.d
   ['::ffff:0:0', 96], // IPv4-mapped: blocked outright here, but checked by the IPv4 inside first
+  ['::ffff:0:0:0', 96], // IPv4-translated (SIIT, RFC 2765/6145): not routed on the internet
   ['64:ff9b:1::', 48], // local-use IPv4/IPv6 translation
   ['100::', 64], // discard-only
   ['2001::', 23], // IETF protocol assignments: Teredo 2001::/32, benchmarking, ORCHIDv2 2001:20::/28, …
@@ -47,36 +48,75 @@ export const BLOCKED_IPV6: ReadonlyArray<readonly [string, number]> = [
   ['ff00::', 8], // multicast
 ];
 
+/**
+ * The only IPv6 space that is routed on the internet (IANA IPv6 Address Space registry): anything
+ * outside 2000::/3 is refused even when no block above names it, so an unlisted special form (as
+ * ::ffff:0:a.b.c.d was) cannot slip through. The exceptions are the two forms that lead to a
+ * public IPv4 address: IPv4-mapped (the kernel connects to the IPv4 address itself) and the
+ * well-known NAT64 prefix 64:ff9b::/96 (globally reachable, RFC 6052).
+ */
+const GLOBAL_UNICAST_V6: readonly [string, number] = ['2000::', 3];
+
 // Two lists: one BlockList matches IPv4 addresses against IPv6 rules too (::ffff:0:0/96 would block all).
 const blockedV4 = new BlockList();
 for (const [net, prefix] of BLOCKED_IPV4) blockedV4.addSubnet(net, prefix, 'ipv4');
 const blockedV6 = new BlockList();
 for (const [net, prefix] of BLOCKED_IPV6) blockedV6.addSubnet(net, prefix, 'ipv6');
+const globalV6 = new BlockList();
+globalV6.addSubnet(GLOBAL_UNICAST_V6[0], GLOBAL_UNICAST_V6[1], 'ipv6');
 
-/** The 16 bytes of an IPv6 address in any textual form (::, embedded dotted quad), or null. */
+/**
+ * The 16 bytes of an IPv6 address in any written form, or null. The WHATWG URL parser reads it
+ * (zero-padded or compressed groups, any case, a dotted quad at the end) and writes it back in its
+ * one canonical form — eight hex groups at most, one "::" — which is all that is split here.
+ */
 function ipv6Bytes(address: string): number[] | null {
   if (isIP(address) !== 6) return null;
-  const text = address.toLowerCase().replace(/(\d+)\.(\d+)\.(\d+)\.(\d+)$/, (_m, a, b, c, d) => {
-    const word = (hi: string, lo: string) => ((Number(hi) << 8) | Number(lo)).toString(16);
-    return `${word(a, b)}:${word(c, d)}`;
-  });
+  let hostname: string;
+  try {
+    hostname = new URL(`http://[${address}]/`).hostname;
+  } catch {
+    return null;
+  }
   const groups = (part: string) => (part === '' ? [] : part.split(':').map((g) => parseInt(g, 16)));
-  const [head = '', rest] = text.split('::') as [string, string | undefined];
+  const [head = '', rest] = hostname.slice(1, -1).split('::') as [string, string | undefined];
   const left = groups(head);
   const right = rest === undefined ? [] : groups(rest);
   const words = rest === undefined ? left : [...left, ...new Array<number>(8 - left.length - right.length).fill(0), ...right];
+  if (words.length !== 8 || words.some((w) => !(w >= 0 && w <= 0xffff))) return null;
   return words.flatMap((w) => [w >> 8, w & 255]);
 }
 
-/** The IPv4 address an IPv6 form carries (mapped, compatible, NAT64, 6to4), if it has one. */
-function embeddedIpv4(bytes: number[]): string | null {
-  const v4 = (at: number) => bytes.slice(at, at + 4).join('.');
-  const zeros = (from: number, to: number) => bytes.slice(from, to).every((b) => b === 0);
-  if (zeros(0, 10) && bytes[10] === 0xff && bytes[11] === 0xff) return v4(12); // ::ffff:a.b.c.d
-  if (zeros(0, 12)) return v4(12); // ::a.b.c.d
-  if (bytes[0] === 0x00 && bytes[1] === 0x64 && bytes[2] === 0xff && bytes[3] === 0x9b && zeros(4, 12)) return v4(12); // 64:ff9b::/96
-  if (bytes[0] === 0x20 && bytes[1] === 0x02) return v4(2); // 2002:AABB:CCDD::
-  return null;
+type Form = 'mapped' | 'translated' | 'compatible' | 'nat64' | 'nat64-local' | '6to4' | 'teredo' | 'isatap';
+
+/** Does the address start with these bytes? */
+const startsWith = (bytes: number[], prefix: number[]) => prefix.every((b, i) => bytes[i] === b);
+const dotted = (four: number[]) => four.join('.');
+const ZEROS_10 = new Array<number>(10).fill(0);
+
+/**
+ * Every IPv4 address an IPv6 address carries inside it, by the form that carries it. Each is
+ * judged by the IPv4 rules: a private one refuses the address, whatever its IPv6 block.
+ */
+export function embeddedIpv4(bytes: number[]): Array<{ form: Form; ipv4: string }> {
+  const last4 = dotted(bytes.slice(12, 16));
+  const found: Array<{ form: Form; ipv4: string }> = [];
+  if (startsWith(bytes, [...ZEROS_10, 0xff, 0xff])) found.push({ form: 'mapped', ipv4: last4 }); // ::ffff:a.b.c.d
+  else if (startsWith(bytes, [0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0, 0])) found.push({ form: 'translated', ipv4: last4 }); // ::ffff:0:a.b.c.d
+  else if (startsWith(bytes, [...ZEROS_10, 0, 0])) found.push({ form: 'compatible', ipv4: last4 }); // ::a.b.c.d
+  else if (startsWith(bytes, [0, 0x64, 0xff, 0x9b, 0, 0, 0, 0, 0, 0, 0, 0])) found.push({ form: 'nat64', ipv4: last4 }); // 64:ff9b::a.b.c.d
+  else if (startsWith(bytes, [0, 0x64, 0xff, 0x9b, 0, 1])) {
+    // 64:ff9b:1::/48 (RFC 8215) with the operator's prefix length: RFC 6052 §2.2 puts the IPv4
+    // address after the prefix and skips byte 8. Every length that fits is a candidate.
+    for (const at of [[6, 7, 9, 10], [7, 9, 10, 11], [9, 10, 11, 12], [12, 13, 14, 15]]) found.push({ form: 'nat64-local', ipv4: dotted(at.map((i) => bytes[i]!)) });
+  } else if (startsWith(bytes, [0x20, 0x02])) found.push({ form: '6to4', ipv4: dotted(bytes.slice(2, 6)) }); // 2002:AABB:CCDD::
+  else if (startsWith(bytes, [0x20, 0x01, 0, 0])) {
+    // Teredo (RFC 4380): the server's address, and the client's stored inverted.
+    found.push({ form: 'teredo', ipv4: dotted(bytes.slice(4, 8)) }, { form: 'teredo', ipv4: dotted(bytes.slice(12, 16).map((b) => b ^ 0xff)) });
+  }
+  // ISATAP (RFC 5214): any /64 with the interface identifier 0:5efe:a.b.c.d or 200:5efe:a.b.c.d.
+  if ((bytes[8]! & 0xfc) === 0 && startsWith(bytes.slice(9, 12), [0, 0x5e, 0xfe])) found.push({ form: 'isatap', ipv4: last4 });
+  return found;
 }
 
 /** This host's own addresses, read each time (interfaces come and go; the call is cheap). */
@@ -92,9 +132,8 @@ function ownAddresses(): Set<string> {
 function canonical(address: string): string {
   const bytes = ipv6Bytes(address);
   if (!bytes) return address;
-  const v4 = embeddedIpv4(bytes);
-  if (v4 && bytes[10] === 0xff) return v4;
-  return bytes.join('.');
+  const mapped = embeddedIpv4(bytes).find((e) => e.form === 'mapped');
+  return mapped ? mapped.ipv4 : bytes.join('.');
 }
 
 /** True when a webhook must not be sent to this address (or when it is not an address at all). */
@@ -102,17 +141,17 @@ export function isPrivateAddress(raw: string): boolean {
   const address = raw.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
   const family = isIP(address);
   if (family === 0) return true;
-  if (ownAddresses().has(canonical(address))) return true;
+  const own = ownAddresses();
+  if (own.has(canonical(address))) return true;
   if (family === 4) return blockedV4.check(address, 'ipv4');
-  const bytes = ipv6Bytes(address)!;
-  const v4 = embeddedIpv4(bytes);
-  // A transition form is judged by the IPv4 address it leads to as well as by its own block.
-  if (v4 && (blockedV4.check(v4, 'ipv4') || ownAddresses().has(v4))) return true;
-  // The mapped form of a public IPv4 address is that public address: let it through.
-  if (v4 && bytes[10] === 0xff && bytes[11] === 0xff && bytes.slice(0, 10).every((b) => b === 0)) return false;
-  // NAT64 of a public address is globally reachable (RFC 6052); other blocks are refused outright.
-  if (v4 && bytes[0] === 0x00 && bytes[1] === 0x64) return false;
-  return blockedV6.check(address, 'ipv6');
+  const bytes = ipv6Bytes(address);
+  if (!bytes) return true;
+  const carried = embeddedIpv4(bytes);
+  // Every IPv4 address the form carries is judged by the IPv4 rules, whatever the IPv6 block.
+  if (carried.some(({ ipv4 }) => blockedV4.check(ipv4, 'ipv4') || own.has(ipv4))) return true;
+  // The mapped form of a public IPv4 address is that public address; NAT64 of one is reachable.
+  if (carried.some(({ form }) => form === 'mapped' || form === 'nat64')) return false;
+  return !globalV6.check(address, 'ipv6') || blockedV6.check(address, 'ipv6');
 }
 
 export class UnsafeUrlError extends Error {}
