@@ -125,6 +125,7 @@ function AdminSecurity({ user }: { user: CurrentUser }) {
           <ul className="grid gap-2 text-sm text-muted-foreground sm:grid-cols-2">
             <li>Only the account whose e-mail is ADMIN_EMAIL is the administrator.</li>
             <li>RFC 6238 codes from an authenticator app; each code works once.</li>
+            <li>The first MFA setup needs a one-time enrolment code that only the server operator can see.</li>
             <li>At most 5 wrong codes in 15 minutes, counted on the server.</li>
             <li>The MFA secret is stored encrypted (AES-256-GCM); recovery codes only as hashes.</li>
             <li>Every admin action is checked on the server and written to the audit log.</li>
@@ -211,8 +212,8 @@ function SetupCard({ onConfirmed }: { onConfirmed: (codes: string[]) => void }) 
         onError: (error) => {
           if (error instanceof ApiError && error.code && ENROLMENT_ERRORS.has(error.code)) {
             const message = error.code === 'too_many_attempts' ? (error.serverMessage ?? 'Too many wrong codes.') : 'That enrolment code is wrong, expired or already used. Get a new one and try again.';
+            // Said beside the field (role="alert"), where the next code is typed.
             setEnrolmentError(message);
-            toast({ variant: 'destructive', title: 'Enrolment Code Refused', description: message });
             return;
           }
           toast({ variant: 'destructive', title: 'Setup Failed', description: `Failed to setup MFA: ${error instanceof ApiError ? `${error.status} ${error.serverMessage ?? error.body}` : 'network error'}` });
@@ -273,11 +274,9 @@ function SetupCard({ onConfirmed }: { onConfirmed: (codes: string[]) => void }) 
                 aria-invalid={enrolmentError ? true : undefined}
                 className="h-11 w-full max-w-xs rounded-md border border-input bg-background px-3 font-mono text-base tracking-wider uppercase shadow-sm placeholder:text-muted-foreground/60 placeholder:normal-case focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none aria-invalid:border-destructive"
               />
-              <div id={enrolmentHelpId} className="space-y-1 text-sm text-muted-foreground">
-                <p>
-                  Find it in the server&apos;s start-up log (the line &ldquo;Admin MFA is not set up: enrolment code …&rdquo;), or have the operator run{' '}
-                  <code className="rounded bg-muted px-1 py-0.5 font-mono text-xs break-all text-foreground">npm run cli -- admin:mfa-enrol-code</code> for a new one.
-                </p>
+              <div id={enrolmentHelpId} className="space-y-2 text-sm text-muted-foreground">
+                <p>Find it in the server&apos;s start-up log, on the line &ldquo;Admin MFA is not set up: enrolment code …&rdquo;, or have the operator print a new one:</p>
+                <code className="block w-fit max-w-full rounded bg-muted px-2 py-1 font-mono text-xs break-words text-foreground">npm run cli -- admin:mfa-enrol-code</code>
                 <p>Valid 15 minutes and once; upper or lower case, with or without dashes.</p>
               </div>
               {enrolmentError && (
