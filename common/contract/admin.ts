@@ -17,6 +17,14 @@ export type MfaStatus = z.infer<typeof MfaStatus>;
 
 export const EmptyBody = z.object({}).strict().nullish();
 
+/**
+ * The first setup needs the operator's one-time enrolment code (start-up log or
+ * `npm run cli -- admin:mfa-enrol-code`). Optional here so a missing code answers
+ * `403 enrolment_code_required` rather than a validation error; case, dashes and spaces do not matter.
+ */
+export const MfaSetupBody = z.object({ enrolmentCode: z.string().max(64).optional() }).strict().nullish();
+export type MfaSetupBody = z.infer<typeof MfaSetupBody>;
+
 export const MfaSetup = z.object({ qrCodeUrl: z.string(), secret: z.string(), manualEntry: z.string(), otpauthUri: z.string() });
 export type MfaSetup = z.infer<typeof MfaSetup>;
 

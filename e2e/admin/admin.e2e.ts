@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { issueEnrolmentCode } from '../../server/src/features/admin/mfa-enrolment';
 import { ADMIN_EMAIL, signInLocally, useE2E, visit } from '../support/harness';
 import { expectNoSeriousA11yViolations } from '../support/axe';
 
@@ -30,11 +31,28 @@ describe('the administrator', () => {
     expect(await fm.getByRole('menuitem', { name: 'Finance' }).count()).toBe(0);
     await fm.keyboard.press('Escape');
 
-    // The administrator: /admin asks for MFA setup; scan (here: read the key), confirm with a code.
+    // The administrator: /admin asks for the operator's enrolment code first (the cookie alone
+    // enrols nothing), then MFA setup; scan (here: read the key), confirm with a code.
     const admin = await h.newPage({ width: 1280 });
     await visit(admin, '/api/login?returnTo=%2Fadmin');
     await signInLocally(admin, ADMIN_EMAIL, 'Ada Admin');
     await admin.getByText('Setup Required').waitFor();
+    await admin.getByText('npm run cli -- admin:mfa-enrol-code').waitFor();
+    expect(await admin.getByRole('button', { name: 'Set up MFA' }).isDisabled()).toBe(true);
+    await admin.getByLabel('Enrolment code').fill('AAAA-BBBB-CCCC-DDDD');
+    await admin.getByRole('button', { name: 'Set up MFA' }).click();
+    await admin.getByRole('alert').filter({ hasText: 'wrong, expired or already used' }).waitFor();
+    await h.screenshot(admin, '0-enrolment-code-refused');
+    const narrowSetup = await h.newPage({ width: 390 });
+    await narrowSetup.context().addCookies(await admin.context().cookies());
+    await visit(narrowSetup, '/admin');
+    await narrowSetup.getByLabel('Enrolment code').waitFor();
+    await h.screenshot(narrowSetup, '0b-enrolment-code-390');
+    await expectNoSeriousA11yViolations(narrowSetup, { label: '0b-enrolment-code-390' });
+    await narrowSetup.context().close();
+    // The operator's code, as `npm run cli -- admin:mfa-enrol-code` prints it; typed in lower case with spaces.
+    const { code } = await issueEnrolmentCode(h.ctx, 'cli:e2e');
+    await admin.getByLabel('Enrolment code').fill(code.toLowerCase().replace(/-/g, ' '));
     await admin.getByRole('button', { name: 'Set up MFA' }).click();
     await admin.getByRole('img', { name: 'QR code for your authenticator app' }).waitFor();
     await h.screenshot(admin, '1-mfa-setup');

@@ -7,6 +7,7 @@ import { searchAuditEntries } from './features/audit/repo';
 import { ledgerTotals, listLedger } from './features/credits/repo';
 import { grantCredits, resolveBusiness } from './features/credits/service';
 import { approvePayment, listForOperator, rejectPayment } from './features/financial/service';
+import { adminMfaConfigured, issueEnrolmentCode } from './features/admin/mfa-enrolment';
 import { reset as resetAdminMfa } from './features/admin/mfa-service';
 import { backupSqlite } from './features/upkeep/backup';
 import { findUserByEmail, listUsers } from './features/users/repo';
@@ -77,6 +78,20 @@ export const commands: Record<string, Command> = {
       if (!admin) throw new UsageError(`No account with ADMIN_EMAIL ${ctx.config.adminEmail} yet: nothing to reset.`);
       const removed = await resetAdminMfa(ctx, admin.id, operator().label);
       out.log(removed ? `MFA of ${p(admin.email)} removed. At the next visit to /admin they set it up again.` : `${p(admin.email)} had no MFA configured; nothing removed.`);
+      out.log('The setup needs an enrolment code: npm run cli -- admin:mfa-enrol-code (or restart the server and read its log).');
+    },
+  },
+  'admin:mfa-enrol-code': {
+    usage: 'admin:mfa-enrol-code',
+    summary: "A one-time code for the administrator's first MFA setup at /admin (valid 15 minutes; replaces older codes; audited).",
+    async run(ctx, args, out) {
+      if (args.length > 0) throw new UsageError(`usage: sixdigit ${commands['admin:mfa-enrol-code']!.usage}`);
+      if (await adminMfaConfigured(ctx)) {
+        throw new UsageError(`The MFA of ${ctx.config.adminEmail} is already configured: no enrolment code is needed. (Lost device: admin:mfa-reset --yes first.)`);
+      }
+      const { code, expiresAt } = await issueEnrolmentCode(ctx, operator().label);
+      out.log(`Enrolment code for ${p(ctx.config.adminEmail)}: ${code}`);
+      out.log(`Valid until ${expiresAt.toISOString()} (15 minutes), once. Enter it at /admin when setting up MFA; older codes no longer work.`);
     },
   },
   'audit:list': {

@@ -1,6 +1,7 @@
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { createContext, migrateToLatest } from './context';
+import { startupEnrolmentNotice } from './features/admin/mfa-enrolment';
 import { UpkeepJob } from './features/upkeep/job';
 import { createSender } from './features/webhooks/sender';
 import { WebhookWorker } from './features/webhooks/worker';
@@ -19,6 +20,9 @@ async function main(): Promise<void> {
   const ctx = createContext(config);
   await migrateToLatest(ctx);
   const app = await buildApp(ctx);
+  // Until the admin MFA exists, enrolling it needs a code only the operator sees: this log (or the CLI).
+  const enrolment = await startupEnrolmentNotice(ctx);
+  if (enrolment) app.log.warn(enrolment);
   const worker = config.webhookWorker
     ? new WebhookWorker(ctx, { sender: createSender({ timeoutMs: 10_000, allowPrivate: config.webhookAllowPrivate }), logger: app.log })
     : undefined;

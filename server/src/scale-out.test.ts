@@ -13,6 +13,7 @@ import { STATELESS_SECRET, wrongCode } from '../../test/support/webhooks';
 import { createContext, migrateToLatest, type AppContext } from './context';
 import type { Dialect } from './db/types';
 import { API_KEY_CACHE_TTL_MS } from './features/business/api-keys';
+import { issueEnrolmentCode } from './features/admin/mfa-enrolment';
 import { grantCredits } from './features/credits/service';
 
 /**
@@ -90,7 +91,9 @@ const suite = (dialect: Dialect) => {
 
   it('admin MFA verified on one instance counts on the other', async () => {
     adminCookie = await signInOver(a.url, ADMIN, 'Ada Admin');
-    const setup = await onA('POST', '/api/admin/mfa/setup', { cookie: adminCookie, body: {} });
+    // The operator's enrolment code (what the CLI prints), issued against the shared database.
+    const { code: enrolmentCode } = await issueEnrolmentCode(ctx, 'cli:test');
+    const setup = await onA('POST', '/api/admin/mfa/setup', { cookie: adminCookie, body: { enrolmentCode } });
     expect(setup.status, setup.text).toBe(200);
     const confirm = await onB('POST', '/api/admin/mfa/confirm', { cookie: adminCookie, body: { totpCode: oathtoolCode(setup.json.secret as unknown as string) } });
     expect(confirm.status, confirm.text).toBe(200);

@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import type { FastifyInstance } from 'fastify';
+import { issueEnrolmentCode } from '../../server/src/features/admin/mfa-enrolment';
 import { signIn } from './db';
 
 export const ADMIN = 'admin@example.com';
@@ -29,10 +30,18 @@ export interface AdminSession {
   recoveryCodes: string[];
 }
 
+/**
+ * A one-time enrolment code, obtained as the operator does: the service function behind
+ * `npm run cli -- admin:mfa-enrol-code` (and the start-up log line). It replaces older codes.
+ */
+export async function operatorEnrolmentCode(app: FastifyInstance): Promise<string> {
+  return (await issueEnrolmentCode(app.ctx, 'cli:test')).code;
+}
+
 /** Signs the administrator in and sets up MFA from scratch (which also verifies this session). */
 export async function adminWithFreshMfa(app: FastifyInstance): Promise<AdminSession> {
   const cookie = await signIn(app, ADMIN, 'Ada Admin');
-  const setup = await post(app, '/api/admin/mfa/setup', cookie, {});
+  const setup = await post(app, '/api/admin/mfa/setup', cookie, { enrolmentCode: await operatorEnrolmentCode(app) });
   if (setup.statusCode !== 200) throw new Error(`mfa setup failed: ${setup.statusCode} ${setup.body}`);
   const { secret } = setup.json();
   const confirm = await post(app, '/api/admin/mfa/confirm', cookie, { totpCode: oathtoolCode(secret) });

@@ -307,6 +307,15 @@ export interface AdminMfaAttemptTable {
   created_at: Timestamp;
 }
 
+/** The one-time code the first admin MFA enrolment needs (only its SHA-256 is kept). */
+export interface AdminMfaEnrolmentCodeTable {
+  id: string;
+  code_hash: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+}
+
 export interface AdminMfaSessionTable {
   session_id: string;
   user_id: string;
@@ -391,6 +400,7 @@ export interface Database {
   admin_mfa_recovery_code: AdminMfaRecoveryCodeTable;
   admin_mfa_attempt: AdminMfaAttemptTable;
   admin_mfa_session: AdminMfaSessionTable;
+  admin_mfa_enrolment_code: AdminMfaEnrolmentCodeTable;
   impersonation: ImpersonationTable;
   user_notice: UserNoticeTable;
   service_heartbeat: ServiceHeartbeatTable;

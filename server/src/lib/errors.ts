@@ -14,6 +14,8 @@ export const ERROR_STATUS = {
   forbidden: 403,
   forbidden_origin: 403,
   mfa_required: 403,
+  enrolment_code_required: 403,
+  enrolment_code_invalid: 403,
   suspended: 403,
   not_found: 404,
   method_not_allowed: 405,

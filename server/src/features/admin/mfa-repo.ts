@@ -126,3 +126,41 @@ export async function sessionVerifiedAt(db: Executor, sessionId: string, userId:
     .executeTakeFirst();
   return row ? toDate(row.verified_at) : null;
 }
+
+// --- the one-time enrolment code (only its SHA-256 is stored) ----------------------------------
+
+export interface EnrolmentCodeRow {
+  id: string;
+  codeHash: string;
+  expiresAt: Date;
+  usedAt: Date | null;
+}
+
+/** The new code becomes the only one: older codes, used or not, stop working. */
+export async function replaceEnrolmentCode(db: Executor, code: { id: string; codeHash: string; expiresAt: Date }, now: Date): Promise<void> {
+  await db.deleteFrom('admin_mfa_enrolment_code').execute();
+  await db.insertInto('admin_mfa_enrolment_code').values({ id: code.id, code_hash: code.codeHash, created_at: now, expires_at: code.expiresAt, used_at: null }).execute();
+}
+
+export async function deleteEnrolmentCodes(db: Executor): Promise<void> {
+  await db.deleteFrom('admin_mfa_enrolment_code').execute();
+}
+
+/**
+ * Takes the code row's lock for the rest of the transaction (PostgreSQL; SQLite has one writer), so
+ * guesses at it are checked and counted one at a time. Always taken before the admin_mfa row's lock.
+ */
+export async function lockEnrolmentCode(trx: Transaction<Database>): Promise<void> {
+  await trx.updateTable('admin_mfa_enrolment_code').set((eb) => ({ created_at: eb.ref('created_at') })).execute();
+}
+
+export async function currentEnrolmentCode(db: Executor): Promise<EnrolmentCodeRow | undefined> {
+  const row = await db.selectFrom('admin_mfa_enrolment_code').selectAll().orderBy('created_at', 'desc').executeTakeFirst();
+  return row && { id: row.id, codeHash: row.code_hash, expiresAt: toDate(row.expires_at), usedAt: toDateOrNull(row.used_at) };
+}
+
+/** Marks the code used; answers whether this call did (single use even under concurrency). */
+export async function consumeEnrolmentCode(db: Executor, id: string, now: Date): Promise<boolean> {
+  const result = await db.updateTable('admin_mfa_enrolment_code').set({ used_at: now }).where('id', '=', id).where('used_at', 'is', null).executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}

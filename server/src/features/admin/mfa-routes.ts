@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { EmptyBody, MfaConfirmBody, MfaConfirmed, MfaSetup, MfaStatus, MfaVerified, MfaVerifyBody } from '@common/contract/admin';
+import { MfaConfirmBody, MfaConfirmed, MfaSetup, MfaSetupBody, MfaStatus, MfaVerified, MfaVerifyBody } from '@common/contract/admin';
 import { requireAdminIdentity } from './guard';
 import * as service from './mfa-service';
 
@@ -23,9 +23,10 @@ export async function adminMfaRoutes(app: FastifyInstance): Promise<void> {
     return reply.header('cache-control', 'no-store').send(await service.status(ctx, user, request.sessionId!));
   });
 
-  r.post('/api/admin/mfa/setup', { config: limit, schema: { body: EmptyBody, response: { 200: MfaSetup } } }, async (request, reply) => {
+  // Needs the operator's one-time enrolment code as well: the cookie alone does not enrol an authenticator.
+  r.post('/api/admin/mfa/setup', { config: limit, schema: { body: MfaSetupBody, response: { 200: MfaSetup } } }, async (request, reply) => {
     const user = request.currentUser!;
-    return reply.header('cache-control', 'no-store').send(await service.setup(ctx, user));
+    return reply.header('cache-control', 'no-store').send(await service.setup(ctx, user, request.body?.enrolmentCode));
   });
 
   r.post('/api/admin/mfa/confirm', { config: limit, schema: { body: MfaConfirmBody, response: { 200: MfaConfirmed } } }, async (request, reply) => {

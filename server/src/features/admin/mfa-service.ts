@@ -8,6 +8,7 @@ import { newId } from '../../lib/ids';
 import { insertAuditEntry } from '../audit/repo';
 import type { CurrentUser } from '../auth/service';
 import { checkCode, DEFAULT_TOTP, hashBackupCode, manualEntry, newBackupCodes, newSecret, qrCodeDataUri } from '../verify/totp';
+import { enrolmentCodeMatches, normaliseEnrolmentCode } from './mfa-enrolment';
 import * as repo from './mfa-repo';
 
 /** An MFA verification lets the administrator act for 30 minutes, in that sign-in session only. */
@@ -42,16 +43,61 @@ export async function status(ctx: AppContext, user: CurrentUser, sessionId: stri
   };
 }
 
-/** A pending secret to scan; it becomes the MFA only when its first code is confirmed. */
-export async function setup(ctx: AppContext, user: CurrentUser, now = new Date()): Promise<MfaSetup> {
+/**
+ * A pending secret to scan; it becomes the MFA only when its first code is confirmed. It needs the
+ * operator's one-time enrolment code (mfa-enrolment.ts), consumed here rather than at confirm: one
+ * code makes one secret, so a code seen by someone else after this cannot replace the secret being
+ * scanned, and a lost QR code only needs a new code from the operator (the CLI always gives one).
+ */
+export async function setup(ctx: AppContext, user: CurrentUser, enrolmentCode: string | undefined, now = new Date()): Promise<MfaSetup> {
   const existing = await repo.findMfa(ctx.db, user.id);
-  if (existing?.confirmedAt) {
-    throw new AppError('conflict', 'MFA is already configured. An operator can reset it with `npm run cli -- admin:mfa-reset`.');
+  if (existing?.confirmedAt) throw alreadyConfigured();
+  if (!enrolmentCode || normaliseEnrolmentCode(enrolmentCode) === '') {
+    throw new AppError('enrolment_code_required', `Enter the enrolment code: ${WHERE_THE_CODE_IS}.`);
   }
   const secret = newSecret(DEFAULT_TOTP.algorithm);
-  await repo.savePendingSecret(ctx.db, user.id, ctx.secrets.encrypt(secret, secretContext(user.id)), now);
+  const outcome = await ctx.db.transaction().execute(async (trx) => {
+    // Lock order everywhere: enrolment code, then the admin_mfa row (reset follows it too).
+    await repo.lockEnrolmentCode(trx);
+    await repo.lockMfa(trx, user.id);
+    if ((await repo.findMfa(trx, user.id))?.confirmedAt) return { kind: 'configured' as const };
+    const retryAfter = await lockedOutFor(trx, user.id, now);
+    if (retryAfter !== null) return { kind: 'throttled' as const, retryAfter };
+    const current = await repo.currentEnrolmentCode(trx);
+    const valid = current && current.usedAt === null && current.expiresAt > now && enrolmentCodeMatches(current.codeHash, enrolmentCode);
+    if (!valid || !(await repo.consumeEnrolmentCode(trx, current.id, now))) {
+      await recordFailure(trx, user, 'enrolment_code', now);
+      return { kind: 'invalid' as const };
+    }
+    await repo.savePendingSecret(trx, user.id, ctx.secrets.encrypt(secret, secretContext(user.id)), now);
+    await insertAuditEntry(trx, { actorUserId: user.id, actorLabel: user.email, action: 'admin.mfa_setup_started', subjectType: 'user', subjectId: user.id, details: { enrolmentCodeId: current.id } }, now);
+    return { kind: 'ok' as const };
+  });
+  if (outcome.kind === 'configured') throw alreadyConfigured();
+  if (outcome.kind === 'throttled') throw throttled(outcome.retryAfter);
+  if (outcome.kind === 'invalid') {
+    throw new AppError('enrolment_code_invalid', `This enrolment code is wrong, expired or already used. Get a new one: ${WHERE_THE_CODE_IS}.`);
+  }
   const otpauthUri = toOtpauthUri({ type: 'totp', issuer: MFA_ISSUER, accountName: user.email, secret, ...DEFAULT_TOTP, counter: null });
   return { qrCodeUrl: await qrCodeDataUri(otpauthUri), secret, manualEntry: manualEntry(secret), otpauthUri };
+}
+
+const WHERE_THE_CODE_IS = "it is in the server's start-up log, or run `npm run cli -- admin:mfa-enrol-code`";
+const alreadyConfigured = () => new AppError('conflict', 'MFA is already configured. An operator can reset it with `npm run cli -- admin:mfa-reset`.');
+const throttled = (retryAfter: number) =>
+  new AppError('too_many_attempts', `Too many wrong codes. Try again in ${Math.ceil(retryAfter / 60)} min.`, { 'retry-after': String(retryAfter) });
+
+/** Seconds until the next attempt is allowed, or null when fewer than 5 failed in the last 15 minutes. */
+async function lockedOutFor(trx: Transaction<Database>, userId: string, now: Date): Promise<number | null> {
+  const failures = await repo.failedAttemptsSince(trx, userId, new Date(now.getTime() - MFA_FAILURE_WINDOW_MS));
+  if (failures.length < MFA_MAX_FAILURES) return null;
+  return Math.max(1, Math.ceil((failures[0]!.getTime() + MFA_FAILURE_WINDOW_MS - now.getTime()) / 1000));
+}
+
+/** One failed code, enrolment code or recovery code: counted toward the lock and audited. */
+async function recordFailure(trx: Transaction<Database>, user: CurrentUser, via: 'totp' | 'recovery_code' | 'enrolment_code', now: Date): Promise<void> {
+  await repo.insertFailedAttempt(trx, newId('mfa'), user.id, now);
+  await insertAuditEntry(trx, { actorUserId: user.id, actorLabel: user.email, action: 'admin.mfa_failed', subjectType: 'user', subjectId: user.id, details: { via } }, now);
 }
 
 type Proof = { totpCode: string } | { recoveryCode: string };
@@ -75,11 +121,8 @@ async function checkProof(
     if (expectConfirmed && !row.confirmedAt) throw new AppError('conflict', 'MFA is not configured yet: confirm the setup first.');
     if (!expectConfirmed && row.confirmedAt) throw new AppError('conflict', 'MFA is already configured.');
 
-    const failures = await repo.failedAttemptsSince(trx, user.id, new Date(now.getTime() - MFA_FAILURE_WINDOW_MS));
-    if (failures.length >= MFA_MAX_FAILURES) {
-      const retryAfter = Math.max(1, Math.ceil((failures[0]!.getTime() + MFA_FAILURE_WINDOW_MS - now.getTime()) / 1000));
-      return { kind: 'throttled' as const, retryAfter };
-    }
+    const retryAfter = await lockedOutFor(trx, user.id, now);
+    if (retryAfter !== null) return { kind: 'throttled' as const, retryAfter };
 
     let accepted = false;
     let step: number | null = null;
@@ -95,16 +138,13 @@ async function checkProof(
       }
     }
     if (!accepted) {
-      await repo.insertFailedAttempt(trx, newId('mfa'), user.id, now);
-      await insertAuditEntry(trx, { actorUserId: user.id, actorLabel: user.email, action: 'admin.mfa_failed', subjectType: 'user', subjectId: user.id, details: { via: 'recoveryCode' in proof ? 'recovery_code' : 'totp' } }, now);
+      await recordFailure(trx, user, 'recoveryCode' in proof ? 'recovery_code' : 'totp', now);
       return { kind: 'invalid' as const };
     }
     await onSuccess(trx, step);
     return { kind: 'ok' as const };
   });
-  if (outcome.kind === 'throttled') {
-    throw new AppError('too_many_attempts', `Too many wrong codes. Try again in ${Math.ceil(outcome.retryAfter / 60)} min.`, { 'retry-after': String(outcome.retryAfter) });
-  }
+  if (outcome.kind === 'throttled') throw throttled(outcome.retryAfter);
   if (outcome.kind === 'invalid') throw new AppError('invalid_code', INVALID);
 }
 
@@ -148,9 +188,13 @@ export async function verify(ctx: AppContext, user: CurrentUser, sessionId: stri
   return { mfaVerified: true as const, verifiedUntil: new Date(now.getTime() + MFA_VALIDITY_MS).toISOString() };
 }
 
-/** For an operator whose administrator lost the device (`npm run cli -- admin:mfa-reset`). */
+/**
+ * For an operator whose administrator lost the device (`npm run cli -- admin:mfa-reset`). The next
+ * setup needs a new enrolment code: any code issued before the reset stops working.
+ */
 export async function reset(ctx: AppContext, adminUserId: string, actorLabel: string, now = new Date()): Promise<boolean> {
   return ctx.db.transaction().execute(async (trx) => {
+    await repo.deleteEnrolmentCodes(trx);
     const removed = await repo.deleteMfa(trx, adminUserId);
     await insertAuditEntry(trx, { actorUserId: null, actorLabel, action: 'admin.mfa_reset', subjectType: 'user', subjectId: adminUserId, details: { hadMfa: removed } }, now);
     return removed;

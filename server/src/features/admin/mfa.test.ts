@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app';
 import { createContext } from '../../context';
-import { ADMIN, get, oathtoolCode, post } from '../../../../test/support/admin';
+import { ADMIN, get, oathtoolCode, operatorEnrolmentCode, post } from '../../../../test/support/admin';
 import { createTestApp, describeEachDialect, signIn, type TestApp } from '../../../../test/support/db';
 import { runCli } from '../../cli';
 import { MFA_VALIDITY_MS } from './mfa-service';
@@ -40,7 +40,7 @@ describeEachDialect('admin MFA', (dialect) => {
     });
 
     it('shows a QR code and the secret, stored encrypted', async () => {
-      const res = await post(t.app, '/api/admin/mfa/setup', cookie, {});
+      const res = await post(t.app, '/api/admin/mfa/setup', cookie, { enrolmentCode: await operatorEnrolmentCode(t.app) });
       expect(res.statusCode).toBe(200);
       expect(res.headers['cache-control']).toBe('no-store');
       const body = res.json();
@@ -72,7 +72,7 @@ describeEachDialect('admin MFA', (dialect) => {
       expect(status).toMatchObject({ mfaConfigured: true, mfaVerified: true, recoveryCodesLeft: 10 });
       expect(Date.parse(status.verifiedUntil) - Date.now()).toBeGreaterThan(MFA_VALIDITY_MS - 60_000);
       expect((await get(t.app, '/api/admin/users', cookie)).statusCode).toBe(200);
-      expectError(await post(t.app, '/api/admin/mfa/setup', cookie, {}), 409, 'conflict');
+      expectError(await post(t.app, '/api/admin/mfa/setup', cookie, { enrolmentCode: await operatorEnrolmentCode(t.app) }), 409, 'conflict');
     });
 
     it('verifies per session: a new sign-in needs its own code, and a used code cannot be used again', async () => {

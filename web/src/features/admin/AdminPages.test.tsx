@@ -40,12 +40,13 @@ describe('/admin', () => {
     expect(screen.getByText(ada.email)).toBeInTheDocument();
   });
 
-  it('sets up MFA: QR and key, the button only at exactly 6 digits, then the recovery codes once', async () => {
+  it('sets up MFA: the enrolment code first, QR and key, the button only at exactly 6 digits, then the recovery codes once', async () => {
     const confirm = vi.fn((_init: RequestInit | undefined) => jsonResponse(200, { mfaConfigured: true, mfaVerified: true, verifiedUntil: verified.verifiedUntil, recoveryCodes: Array.from({ length: 10 }, (_, i) => `abcd-ef0${i}`) }));
+    const setup = vi.fn((_init: RequestInit | undefined) => jsonResponse(200, { qrCodeUrl: 'data:image/png;base64,AAAA', secret: 'JBSWY3DPEHPK3PXP', manualEntry: 'JBSW Y3DP EHPK 3PXP', otpauthUri: 'otpauth://totp/x' }));
     let status = unconfigured;
     serve(admin, {
       'GET /api/admin/mfa/status': () => jsonResponse(200, status),
-      'POST /api/admin/mfa/setup': () => jsonResponse(200, { qrCodeUrl: 'data:image/png;base64,AAAA', secret: 'JBSWY3DPEHPK3PXP', manualEntry: 'JBSW Y3DP EHPK 3PXP', otpauthUri: 'otpauth://totp/x' }),
+      'POST /api/admin/mfa/setup': (init) => setup(init),
       'POST /api/admin/mfa/confirm': (init) => {
         status = verified;
         return confirm(init);
@@ -54,7 +55,13 @@ describe('/admin', () => {
     const user = userEvent.setup();
     renderApp('/admin');
     expect(await screen.findByText('Setup Required')).toBeInTheDocument();
-    await user.click(screen.getByRole('button', { name: 'Set up MFA' }));
+    // Nothing to press until the operator's code is typed; the page says where it comes from.
+    const start = screen.getByRole('button', { name: 'Set up MFA' });
+    expect(start).toBeDisabled();
+    expect(screen.getByText(/start-up log/)).toBeInTheDocument();
+    expect(screen.getByText('npm run cli -- admin:mfa-enrol-code')).toBeInTheDocument();
+    await user.type(screen.getByLabelText('Enrolment code'), 'abcd-efgh-jkmn-pqrs');
+    await user.click(start);
     expect(await screen.findByRole('img', { name: 'QR code for your authenticator app' })).toBeInTheDocument();
     expect(screen.getByTestId('mfa-secret')).toHaveTextContent('JBSW Y3DP EHPK 3PXP');
     const button = screen.getByRole('button', { name: 'Confirm & Enable MFA' });
@@ -67,10 +74,25 @@ describe('/admin', () => {
     expect(button).toBeEnabled();
     await user.click(button);
     expect(await screen.findByTestId('recovery-codes')).toBeInTheDocument();
+    expect(JSON.parse(String(setup.mock.calls[0]?.[0]?.body))).toEqual({ enrolmentCode: 'abcd-efgh-jkmn-pqrs' });
     expect(JSON.parse(String(confirm.mock.calls[0]?.[0]?.body))).toEqual({ totpCode: '123456' });
     await user.click(screen.getByRole('button', { name: 'I saved them' }));
     expect(await screen.findByRole('link', { name: /Admin dashboard/ })).toBeInTheDocument();
     expect(screen.queryByTestId('recovery-codes')).not.toBeInTheDocument();
+  });
+
+  it('says so beside the field when the enrolment code is refused, and shows no QR code', async () => {
+    serve(admin, {
+      'GET /api/admin/mfa/status': () => jsonResponse(200, unconfigured),
+      'POST /api/admin/mfa/setup': () => jsonResponse(403, { error: { code: 'enrolment_code_invalid', message: 'wrong', request_id: 'r' } }),
+    });
+    const user = userEvent.setup();
+    renderApp('/admin');
+    await user.type(await screen.findByLabelText('Enrolment code'), 'WRNG-WRNG-WRNG-WRNG');
+    await user.click(screen.getByRole('button', { name: 'Set up MFA' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('wrong, expired or already used');
+    expect(screen.getByLabelText('Enrolment code')).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.queryByRole('img', { name: 'QR code for your authenticator app' })).not.toBeInTheDocument();
   });
 
   it('says "Verification Failed" for a wrong code and keeps asking', async () => {

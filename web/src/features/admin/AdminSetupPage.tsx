@@ -125,6 +125,7 @@ function AdminSecurity({ user }: { user: CurrentUser }) {
           <ul className="grid gap-2 text-sm text-muted-foreground sm:grid-cols-2">
             <li>Only the account whose e-mail is ADMIN_EMAIL is the administrator.</li>
             <li>RFC 6238 codes from an authenticator app; each code works once.</li>
+            <li>The first MFA setup needs a one-time enrolment code that only the server operator can see.</li>
             <li>At most 5 wrong codes in 15 minutes, counted on the server.</li>
             <li>The MFA secret is stored encrypted (AES-256-GCM); recovery codes only as hashes.</li>
             <li>Every admin action is checked on the server and written to the audit log.</li>
@@ -185,19 +186,40 @@ function failureToast(error: unknown) {
   });
 }
 
+/** What the server calls a missing, wrong, expired or used enrolment code. */
+const ENROLMENT_ERRORS = new Set(['enrolment_code_required', 'enrolment_code_invalid', 'too_many_attempts']);
+
 function SetupCard({ onConfirmed }: { onConfirmed: (codes: string[]) => void }) {
   const setup = useMfaSetup();
   const confirm = useMfaConfirm();
+  const [enrolmentCode, setEnrolmentCode] = useState('');
+  const [enrolmentError, setEnrolmentError] = useState<string | null>(null);
   const [code, setCode] = useState('');
   const codeId = useId();
+  const enrolmentId = useId();
+  const enrolmentHelpId = useId();
+  const enrolmentErrorId = useId();
   const { copied, copy } = useCopy();
   const data: MfaSetup | undefined = setup.data;
 
-  function start() {
-    setup.mutate(undefined, {
-      onError: (error) =>
-        toast({ variant: 'destructive', title: 'Setup Failed', description: `Failed to setup MFA: ${error instanceof ApiError ? `${error.status} ${error.serverMessage ?? error.body}` : 'network error'}` }),
-    });
+  function start(event: FormEvent) {
+    event.preventDefault();
+    if (!enrolmentCode.trim()) return;
+    setEnrolmentError(null);
+    setup.mutate(
+      { enrolmentCode: enrolmentCode.trim() },
+      {
+        onError: (error) => {
+          if (error instanceof ApiError && error.code && ENROLMENT_ERRORS.has(error.code)) {
+            const message = error.code === 'too_many_attempts' ? (error.serverMessage ?? 'Too many wrong codes.') : 'That enrolment code is wrong, expired or already used. Get a new one and try again.';
+            // Said beside the field (role="alert"), where the next code is typed.
+            setEnrolmentError(message);
+            return;
+          }
+          toast({ variant: 'destructive', title: 'Setup Failed', description: `Failed to setup MFA: ${error instanceof ApiError ? `${error.status} ${error.serverMessage ?? error.body}` : 'network error'}` });
+        },
+      },
+    );
   }
 
   function submit(event: FormEvent) {
@@ -225,14 +247,49 @@ function SetupCard({ onConfirmed }: { onConfirmed: (codes: string[]) => void }) 
           <KeyRound className="size-4 text-primary" aria-hidden="true" />
           Set up authenticator-app MFA
         </CardTitle>
-        <CardDescription>Scan the QR code with Google Authenticator, Aegis, 1Password or any RFC 6238 app, then enter the code it shows.</CardDescription>
+        <CardDescription>
+          {data
+            ? 'Scan the QR code with Google Authenticator, Aegis, 1Password or any RFC 6238 app, then enter the code it shows.'
+            : 'First enter the one-time enrolment code from the server operator. Signing in alone is not enough to set up the admin MFA.'}
+        </CardDescription>
       </CardHeader>
       <CardContent className="space-y-5">
         {!data ? (
-          <Button type="button" onClick={start} disabled={setup.isPending}>
-            {setup.isPending && <Spinner label="Preparing" className="text-primary-foreground" />}
-            Set up MFA
-          </Button>
+          <form onSubmit={start} className="space-y-3">
+            <div className="space-y-2">
+              <Label htmlFor={enrolmentId}>Enrolment code</Label>
+              <input
+                id={enrolmentId}
+                value={enrolmentCode}
+                onChange={(e) => {
+                  setEnrolmentCode(e.target.value.slice(0, 40));
+                  setEnrolmentError(null);
+                }}
+                placeholder="XXXX-XXXX-XXXX-XXXX"
+                autoComplete="off"
+                autoCapitalize="characters"
+                spellCheck={false}
+                autoFocus
+                aria-describedby={enrolmentError ? `${enrolmentHelpId} ${enrolmentErrorId}` : enrolmentHelpId}
+                aria-invalid={enrolmentError ? true : undefined}
+                className="h-11 w-full max-w-xs rounded-md border border-input bg-background px-3 font-mono text-base tracking-wider uppercase shadow-sm placeholder:text-muted-foreground/60 placeholder:normal-case focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none aria-invalid:border-destructive"
+              />
+              <div id={enrolmentHelpId} className="space-y-2 text-sm text-muted-foreground">
+                <p>Find it in the server&apos;s start-up log, on the line &ldquo;Admin MFA is not set up: enrolment code …&rdquo;, or have the operator print a new one:</p>
+                <code className="block w-fit max-w-full rounded bg-muted px-2 py-1 font-mono text-xs break-words text-foreground">npm run cli -- admin:mfa-enrol-code</code>
+                <p>Valid 15 minutes and once; upper or lower case, with or without dashes.</p>
+              </div>
+              {enrolmentError && (
+                <p id={enrolmentErrorId} role="alert" className="text-sm font-medium text-destructive">
+                  {enrolmentError}
+                </p>
+              )}
+            </div>
+            <Button type="submit" disabled={!enrolmentCode.trim() || setup.isPending}>
+              {setup.isPending && <Spinner label="Preparing" className="text-primary-foreground" />}
+              Set up MFA
+            </Button>
+          </form>
         ) : (
           <div className="grid gap-6 sm:grid-cols-[auto_1fr]">
             <img src={data.qrCodeUrl} alt="QR code for your authenticator app" width={200} height={200} className="rounded-md border bg-white p-2" />

@@ -21,6 +21,7 @@ import type {
   MfaConfirmed,
   MfaProof,
   MfaSetup,
+  MfaSetupBody,
   MfaStatus,
   MfaVerified,
   RoleChanged,
@@ -79,7 +80,7 @@ export function useMfaStatus(enabled: boolean) {
 }
 
 export function useMfaSetup() {
-  return useMutation({ mutationFn: () => apiSend<MfaSetup>('POST', '/api/admin/mfa/setup', {}) });
+  return useMutation({ mutationFn: (body: NonNullable<MfaSetupBody>) => apiSend<MfaSetup>('POST', '/api/admin/mfa/setup', body) });
 }
 
 function useMfaProof<T>(url: string) {
