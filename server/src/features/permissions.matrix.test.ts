@@ -47,9 +47,8 @@ const ownBusiness = (owner: Expected, overrides: Partial<Row> = {}): Row =>
 /** The public API: cookies are not credentials there (401); another business's key reaches only its own data. */
 const apiKey = (withKey: Expected): Row => ({ ...everyone(401), other_api_key: withKey });
 
-/** The financial desk: the role or the admin (who must have fresh MFA for writes). */
-const desk = (allowed: Expected, adminWithoutMfa: Expected): Row =>
-  session(403, { financial_manager: allowed, admin_without_mfa: adminWithoutMfa, admin_with_mfa: allowed, admin_impersonating: 403 });
+/** The financial desk: the role, or the admin with fresh MFA (reads and writes alike). */
+const desk = (allowed: Expected): Row => session(403, { financial_manager: allowed, admin_without_mfa: 403, admin_with_mfa: allowed, admin_impersonating: 403 });
 
 /** The admin area's own matrix (features/admin/matrix.test.ts) mapped onto these callers. */
 const fromAdminMatrix = (row: Record<AdminCaller, Expected>): Row => ({
@@ -115,14 +114,14 @@ const MATRIX: Record<string, Row> = {
   'POST /api/payments/razorpay/webhook': NO_RAZORPAY,
 
   // the financial desk
-  'GET /api/financial/pending-approvals': desk(200, 200),
-  'GET /api/financial/stats': desk(200, 200),
-  'GET /api/financial/recent': desk(200, 200),
-  'POST /api/financial/approve-payment/:id': desk(404, 403),
-  'POST /api/financial/reject-payment/:id': desk(400, 403), // the reason is checked first
-  'GET /api/financial/contact-messages': desk(200, 200),
-  'POST /api/financial/escalate-message/:id': desk(400, 403),
-  'POST /api/financial/close-message/:id': desk(400, 403),
+  'GET /api/financial/pending-approvals': desk(200),
+  'GET /api/financial/stats': desk(200),
+  'GET /api/financial/recent': desk(200),
+  'POST /api/financial/approve-payment/:id': desk(404),
+  'POST /api/financial/reject-payment/:id': desk(400), // the reason is checked first
+  'GET /api/financial/contact-messages': desk(200),
+  'POST /api/financial/escalate-message/:id': desk(400),
+  'POST /api/financial/close-message/:id': desk(400),
 
   // the account TOTP and the personal authenticator: the person's own secrets, never an impersonator's
   'GET /api/user/totp-status': session(200),
@@ -177,6 +176,13 @@ const PAYLOADS: Record<string, object> = {
 
 /** Routes that end the caller's session: run after every other route. */
 const ENDS_SESSIONS = new Set(['GET /api/logout']);
+
+/**
+ * The way to GET admin MFA: the administrator's cookie alone must reach these (status, set-up,
+ * first code, verification), or MFA could never be set up or verified. The only admin routes
+ * exempt from "no fresh MFA, no answer" below.
+ */
+const MFA_GATEWAY = new Set(['GET /api/admin/mfa/status', 'POST /api/admin/mfa/setup', 'POST /api/admin/mfa/confirm', 'POST /api/admin/mfa/verify']);
 
 describeEachDialect('permission matrix: every route × every caller', (dialect) => {
   let t: TestApp;
@@ -248,6 +254,9 @@ describeEachDialect('permission matrix: every route × every caller', (dialect) 
     expect(registered().length).toBeGreaterThan(80);
   });
 
+  /** What each caller got on each route in the run below (the admin-MFA rule reads it). */
+  const answers = new Map<string, Partial<Record<Caller, number>>>();
+
   it('answers every caller as the matrix says, on every route', async () => {
     const failures: string[] = [];
     const routes = Object.keys(MATRIX).filter((r) => registered().includes(r));
@@ -256,6 +265,7 @@ describeEachDialect('permission matrix: every route × every caller', (dialect) 
       const [method, path] = route.split(' ') as [string, string];
       for (const caller of CALLERS) {
         const res = await send(method, path, auth[caller]!);
+        answers.set(route, { ...answers.get(route), [caller]: res.statusCode });
         const want = MATRIX[route]![caller];
         if (!matches(want, res.statusCode)) failures.push(`${route} as ${caller}: expected ${want}, got ${res.statusCode} ${res.body.slice(0, 100)}`);
         if (res.statusCode >= 400 && res.headers['content-type']?.toString().includes('json')) {
@@ -263,6 +273,23 @@ describeEachDialect('permission matrix: every route × every caller', (dialect) 
         }
       }
       if (route === 'POST /api/admin/impersonation/stop') auth.admin_impersonating!.cookie = (await impersonatingCookie(t, impersonatedUserId)).toString();
+    }
+    expect(failures).toEqual([]);
+  });
+
+  // Read from what the server answered, not from the matrix's own cells: a new route the admin
+  // can reach fails here by name even if its matrix row (wrongly) lets the admin in without MFA.
+  it('refuses the administrator without fresh MFA on every route the administrator reaches with it, except what anyone signed in may use as themselves', () => {
+    expect(answers.size, 'the matrix run above records every answer').toBeGreaterThan(80);
+    const failures: string[] = [];
+    for (const [route, got] of answers) {
+      const withMfa = got.admin_with_mfa!;
+      if (withMfa < 200 || withMfa >= 300) continue; // the admin is not let in here at all
+      if (got.user === withMfa) continue; // any signed-in person gets the same: their own account, not an admin power
+      if (MFA_GATEWAY.has(route)) continue;
+      if (got.admin_without_mfa !== 401 && got.admin_without_mfa !== 403) {
+        failures.push(`${route}: the admin with fresh MFA gets ${withMfa}, a plain user ${got.user}, and the admin's cookie WITHOUT MFA gets ${got.admin_without_mfa} (must be 403 mfa_required: use assertAdminWithFreshMfa in features/admin/guard.ts)`);
+      }
     }
     expect(failures).toEqual([]);
   });
