@@ -1,4 +1,6 @@
+import type { FastifySchema } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { z } from 'zod';
 import { ADMIN, adminWithFreshMfa } from '../../../test/support/admin';
 import { createTestApp, describeEachDialect, signIn, type TestApp } from '../../../test/support/db';
 import { createBusiness, signInWithRole } from '../../../test/support/payments';
@@ -84,7 +86,8 @@ const MATRIX: Record<string, Row> = {
   'GET /api/logout': everyone(302), // run last: it ends the sessions
 
   // the business dashboard
-  'POST /api/business/create': session(400), // {} has no company name: validation, after the session check
+  // {} has no company name: validation, after the session check; never while impersonating (the answer holds the new key)
+  'POST /api/business/create': session(400, { admin_impersonating: 403 }),
   'GET /api/business/profile': ownBusiness(200),
   'GET /api/business/dashboard': ownBusiness(200),
   'POST /api/business/api-key/regenerate': ownBusiness(200, { admin_impersonating: 403 }),
@@ -132,9 +135,9 @@ const MATRIX: Record<string, Row> = {
   'POST /api/user/totp-accounts/import': session('4xx', { admin_impersonating: 403 }),
   'DELETE /api/user/totp-accounts/:id': session(404, { admin_impersonating: 403 }),
   'POST /api/user/generate-totp-code': session(400, { admin_impersonating: 403 }),
-  'POST /api/user/scan-qr': session('4xx'), // {} is not an upload (415 before anything else)
+  'POST /api/user/scan-qr': session('4xx', { admin_impersonating: 403 }), // {} is not an upload (415); what it decodes is a secret
   'GET /api/user/notices': session(200),
-  'POST /api/user/notices/:id/read': session(404),
+  'POST /api/user/notices/:id/read': session(404, { admin_impersonating: 403 }), // only the person hides their notices
 
   // support
   'POST /api/luna/chat': everyone(400), // Luna answers visitors too (from the docs only)
@@ -183,6 +186,47 @@ const ENDS_SESSIONS = new Set(['GET /api/logout']);
  * exempt from "no fresh MFA, no answer" below.
  */
 const MFA_GATEWAY = new Set(['GET /api/admin/mfa/status', 'POST /api/admin/mfa/setup', 'POST /api/admin/mfa/confirm', 'POST /api/admin/mfa/verify']);
+
+/**
+ * Answer fields that hold a full credential: an API key, a TOTP secret and its other forms
+ * (otpauth URI, QR, the grouped "manual entry"), backup or recovery codes, a signing secret.
+ * (A payment QR — `qrCodeImageUrl`, a public UPI link — is not one.)
+ */
+const SECRET_FIELD = (name: string) =>
+  /secret$/i.test(name) || name === 'apiKey' || /otpauth/i.test(name) || /^qrCode(Url)?$/.test(name) || name === 'manualEntry' || /^(backup|recovery)Codes$/.test(name);
+
+/** Whether a JSON Schema node holds text (a string, or a list of them, possibly nullable). */
+function holdsText(node: unknown): boolean {
+  if (!node || typeof node !== 'object') return false;
+  const obj = node as Record<string, unknown>;
+  if (obj.type === 'string' || (Array.isArray(obj.type) && obj.type.includes('string'))) return true;
+  if (obj.type === 'array') return holdsText(obj.items);
+  return ['anyOf', 'oneOf', 'allOf'].some((k) => Array.isArray(obj[k]) && (obj[k] as unknown[]).some(holdsText));
+}
+
+/**
+ * Every text field anywhere in a route's response schemas (zod or JSON Schema), by name. Text
+ * only: `apiKey: { prefix, createdAt }` (the admin's view of a business) is not a key.
+ */
+function responseFieldNames(schema: FastifySchema | undefined): string[] {
+  const names = new Set<string>();
+  const walk = (node: unknown): void => {
+    if (!node || typeof node !== 'object') return;
+    if (Array.isArray(node)) return node.forEach(walk);
+    const obj = node as Record<string, unknown>;
+    if (obj.properties && typeof obj.properties === 'object') {
+      for (const [key, value] of Object.entries(obj.properties)) if (holdsText(value)) names.add(key);
+    }
+    for (const value of Object.values(obj)) walk(value);
+  };
+  for (const response of Object.values((schema?.response ?? {}) as Record<string, unknown>)) {
+    walk(response instanceof z.ZodType ? z.toJSONSchema(response, { unrepresentable: 'any', io: 'output' }) : response);
+  }
+  return [...names];
+}
+
+/** The public API takes an API key, never a session: no impersonation reaches it. */
+const API_KEY_ONLY = (path: string) => path.startsWith('/api/v1/') || path.startsWith('/v1/');
 
 describeEachDialect('permission matrix: every route × every caller', (dialect) => {
   let t: TestApp;
@@ -268,6 +312,10 @@ describeEachDialect('permission matrix: every route × every caller', (dialect) 
         answers.set(route, { ...answers.get(route), [caller]: res.statusCode });
         const want = MATRIX[route]![caller];
         if (!matches(want, res.statusCode)) failures.push(`${route} as ${caller}: expected ${want}, got ${res.statusCode} ${res.body.slice(0, 100)}`);
+        // An impersonating admin is told why, with one code, wherever the impersonation is the reason.
+        if (caller === 'admin_impersonating' && res.statusCode === 403 && MATRIX[route]!.user !== 403 && res.json().error?.code !== 'impersonation_forbidden') {
+          failures.push(`${route} as ${caller}: 403 with ${res.json().error?.code}, expected impersonation_forbidden`);
+        }
         if (res.statusCode >= 400 && res.headers['content-type']?.toString().includes('json')) {
           if (typeof res.json().error?.code !== 'string') failures.push(`${route} as ${caller}: ${res.statusCode} outside the error envelope`);
         }
@@ -292,6 +340,27 @@ describeEachDialect('permission matrix: every route × every caller', (dialect) 
       }
     }
     expect(failures).toEqual([]);
+  });
+
+  it('flags every cookie route whose answer can carry a key, secret or backup code, so an impersonating admin is refused it', () => {
+    const carrying = t.app.routeTable.filter((r) => !API_KEY_ONLY(r.url) && responseFieldNames(r.schema).some(SECRET_FIELD));
+    // The ones known today (the list may grow; it may not shrink without a reason).
+    expect(carrying.map((r) => `${r.method} ${r.url}`)).toEqual(
+      expect.arrayContaining([
+        'POST /api/business/create',
+        'POST /api/business/api-key/regenerate',
+        'POST /api/webhooks',
+        'POST /api/user/setup-totp',
+        'GET /api/user/totp-accounts',
+        'POST /api/user/totp-accounts',
+        'POST /api/user/totp-accounts/import',
+        'POST /api/user/scan-qr',
+        'POST /api/admin/mfa/setup',
+        'POST /api/admin/mfa/confirm',
+      ]),
+    );
+    const unflagged = carrying.filter((r) => !r.carriesSecret).map((r) => `${r.method} ${r.url} (${responseFieldNames(r.schema).filter(SECRET_FIELD).join(', ')})`);
+    expect(unflagged, 'routes answering a secret without `config: { carriesSecret: true }` (features/admin/impersonation-guard.ts)').toEqual([]);
   });
 
   it("charged nothing to the other business's key for asking about the victim's user", async () => {

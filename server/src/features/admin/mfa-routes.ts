@@ -23,12 +23,12 @@ export async function adminMfaRoutes(app: FastifyInstance): Promise<void> {
     return reply.header('cache-control', 'no-store').send(await service.status(ctx, user, request.sessionId!));
   });
 
-  r.post('/api/admin/mfa/setup', { config: limit, schema: { body: EmptyBody, response: { 200: MfaSetup } } }, async (request, reply) => {
+  r.post('/api/admin/mfa/setup', { config: { ...limit, carriesSecret: true }, schema: { body: EmptyBody, response: { 200: MfaSetup } } }, async (request, reply) => {
     const user = request.currentUser!;
     return reply.header('cache-control', 'no-store').send(await service.setup(ctx, user));
   });
 
-  r.post('/api/admin/mfa/confirm', { config: limit, schema: { body: MfaConfirmBody, response: { 200: MfaConfirmed } } }, async (request, reply) => {
+  r.post('/api/admin/mfa/confirm', { config: { ...limit, carriesSecret: true }, schema: { body: MfaConfirmBody, response: { 200: MfaConfirmed } } }, async (request, reply) => {
     const user = request.currentUser!;
     return reply.header('cache-control', 'no-store').send(await service.confirm(ctx, user, request.sessionId!, request.body.totpCode));
   });

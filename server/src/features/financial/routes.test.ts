@@ -103,9 +103,9 @@ describeEachDialect('financial manager desk', (dialect) => {
       const payment = await submitPayment(t.app, biz.cookie);
       await impersonate(t.ctx, person.email, admin.userId);
       const res = await approve(payment.id, person.cookie);
-      expectError(res, 403, 'forbidden');
+      expectError(res, 403, 'impersonation_forbidden');
       expect(res.json().error.message).toBe('Payments cannot be approved or rejected while impersonating a user.');
-      expectError(await reject(payment.id, person.cookie, { reason: 'nope' }), 403, 'forbidden');
+      expectError(await reject(payment.id, person.cookie, { reason: 'nope' }), 403, 'impersonation_forbidden');
       expect(await balancePaise(t.ctx, biz.businessId)).toBe(0);
     });
 
