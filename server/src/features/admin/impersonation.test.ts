@@ -177,6 +177,9 @@ describeEachDialect('impersonation: no secrets, no hidden notices, one at a time
   });
 
   it("refuses marking the user's notices read while acting as them (the \"an administrator signed in as you\" notice stays unread)", async () => {
+    // One impersonation over (its notice now shown), a second one running.
+    const earlier = await startAs(plain.id, 'earlier visit');
+    expect((await post(t.app, '/api/admin/impersonation/stop', earlier.acting, {})).statusCode).toBe(200);
     const [notice] = await noticesOf(plain.cookie);
     expect(notice).toMatchObject({ readAt: null });
     const { acting } = await startAs(plain.id);
