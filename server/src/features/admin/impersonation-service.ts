@@ -136,7 +136,16 @@ export async function stop(ctx: AppContext, request: FastifyRequest, reply: Fast
  * person at this browser is leaving: neither session may outlive the click).
  */
 export async function endForSignOut(ctx: AppContext, request: FastifyRequest, reply: FastifyReply, now = new Date()): Promise<Headers> {
-  const swapped = await end(ctx, request, now);
+  let swapped: Headers;
+  try {
+    swapped = await end(ctx, request, now);
+  } catch (err) {
+    // The administrator's own session is already gone (expired, reset): still end the
+    // impersonation, and sign out the session acting as the user.
+    request.log.warn({ err }, 'sign-out during an impersonation: no administrator session to return to');
+    if (request.sessionId) await recordEnd(ctx, request.sessionId, now);
+    return toWebHeaders(request.headers);
+  }
   forwardSetCookies(swapped, reply);
   const jar = new Map(
     (request.headers.cookie ?? '')

@@ -209,6 +209,17 @@ describeEachDialect('impersonation: no secrets, no hidden notices, one at a time
     expect(out.cookies.filter((c) => c.name.endsWith('session_token')).at(-1)?.value).toBe('');
   });
 
+  it("still ends it on sign-out when the administrator's own session is already gone", async () => {
+    const { admin, res, acting } = await startAs(plain.id, 'admin session lost');
+    const token = decodeURIComponent(admin.match(/session_token=([^;]+)/)![1]!).split('.')[0]!;
+    await t.ctx.db.deleteFrom('session').where('token', '=', token).execute();
+    const out = await t.app.inject({ method: 'GET', url: '/api/logout', headers: { cookie: acting, 'sec-fetch-site': 'same-origin' } });
+    expect(out.statusCode).toBe(302);
+    const row = await t.ctx.db.selectFrom('impersonation').select('ended_at').where('id', '=', res.json().impersonation.id).executeTakeFirstOrThrow();
+    expect(row.ended_at).not.toBeNull();
+    expect((await get(t.app, '/api/auth/user', acting)).statusCode).toBe(401);
+  });
+
   it('lets only one impersonation run: a second admin session gets 409 impersonation_active and sees the live one', async () => {
     const first = await startAs(plain.id, 'first one');
     expect(first.res.statusCode).toBe(200);
