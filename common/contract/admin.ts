@@ -153,6 +153,9 @@ export const StartImpersonationBody = z
   .strict();
 export const ImpersonationStarted = z.object({ impersonation: ImpersonationView });
 export type ImpersonationStarted = z.infer<typeof ImpersonationStarted>;
+/** GET /api/admin/impersonation: the one impersonation acting now (one at a time), if any. */
+export const LiveImpersonation = z.object({ live: ImpersonationView.nullable() });
+export type LiveImpersonation = z.infer<typeof LiveImpersonation>;
 
 // --- businesses --------------------------------------------------------------------------------
 

@@ -85,6 +85,10 @@ describe('the administrator', () => {
     await h.screenshot(narrow, '3b-dashboard-390');
     await expectNoSeriousA11yViolations(narrow, { label: '3b-dashboard-390' });
 
+    // Another window of the same admin sign-in, kept on the admin's own session.
+    const watcher = await h.newPage({ width: 1280 });
+    await watcher.context().addCookies(await admin.context().cookies());
+
     // Impersonate the owner with a reason: every page shows the banner; key regeneration is refused.
     await visit(admin, '/admin/impersonation');
     await admin.getByLabel('Search by e-mail, business name or user ID').fill('journey foods');
@@ -96,15 +100,28 @@ describe('the administrator', () => {
     await admin.getByText('Journey Foods').first().waitFor();
     await h.screenshot(admin, '4-impersonating');
     await expectNoSeriousA11yViolations(admin, { label: '4-impersonating' });
+    // Only one at a time: the other windows see the live one (who, since, until, why) and cannot start another.
+    for (const [page, label] of [[watcher, '4b-live-impersonation'], [narrow, '4c-live-impersonation-390']] as const) {
+      await visit(page, '/admin/impersonation');
+      const live = page.getByRole('region', { name: /Impersonation in progress/ });
+      await live.getByText('owner@admin-journey.example').waitFor();
+      await live.getByText('Ticket 42: dashboard question').waitFor();
+      await page.getByLabel('Search by e-mail, business name or user ID').fill('journey foods');
+      await page.getByRole('button', { name: 'Search' }).click();
+      expect(await page.getByRole('button', { name: 'Impersonate owner@admin-journey.example' }).isDisabled()).toBe(true);
+      await h.screenshot(page, label);
+      await expectNoSeriousA11yViolations(page, { label });
+    }
     await admin.getByRole('button', { name: /Regenerate/ }).first().click();
     await admin.getByRole('alertdialog').getByRole('button', { name: 'Regenerate key' }).click();
-    await admin.getByText('API keys cannot be regenerated while impersonating a user.').first().waitFor();
+    await admin.getByText(/not shown while impersonating a user/).first().waitFor();
     await admin.keyboard.press('Escape');
     await visit(admin, '/totp');
     await admin.getByText(/Active impersonation/).waitFor();
     await admin.getByRole('button', { name: 'Exit impersonation' }).click();
     await admin.getByRole('heading', { name: 'User impersonation' }).waitFor();
     expect(await admin.getByText(/Active impersonation/).count()).toBe(0);
+    await admin.getByText('No impersonation is running.').waitFor();
 
     // The owner is told who, when and why.
     await visit(owner, '/business');

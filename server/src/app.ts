@@ -11,6 +11,7 @@ import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, val
 import { Redis } from 'ioredis';
 import type { AppContext } from './context';
 import { adminBusinessRoutes } from './features/admin/businesses-routes';
+import { refuseSecretsWhileImpersonating } from './features/admin/impersonation-guard';
 import { adminImpersonationRoutes } from './features/admin/impersonation-routes';
 import { auditImpersonatedWrite } from './features/admin/impersonation-service';
 import { adminMfaRoutes } from './features/admin/mfa-routes';
@@ -52,6 +53,8 @@ export interface RouteEntry {
   url: string;
   /** as registered (zod): the fuzz suite builds requests from it */
   schema?: FastifySchema | undefined;
+  /** the answer carries a full key, secret or backup code (refused while impersonating) */
+  carriesSecret: boolean;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/;
@@ -98,7 +101,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   const routeTable: RouteEntry[] = [];
   app.decorate('routeTable', routeTable);
   app.addHook('onRoute', (route) => {
-    for (const method of [route.method].flat()) if (method !== 'HEAD') routeTable.push({ method, url: route.url, schema: route.schema });
+    for (const method of [route.method].flat()) if (method !== 'HEAD') routeTable.push({ method, url: route.url, schema: route.schema, carriesSecret: route.config?.carriesSecret === true });
   });
   app.decorateRequest('currentUser', null);
   app.decorateRequest('impersonatedBy', null);
@@ -124,6 +127,9 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
 
   // Cookie-authenticated writes must come from our own pages (features/auth/csrf.ts).
   installCsrfGuard(app);
+  // An administrator acting as someone never receives their key, secret or backup code (routes
+  // flagged `carriesSecret`; features/admin/impersonation-guard.ts).
+  app.addHook('onRequest', refuseSecretsWhileImpersonating);
 
   await app.register(helmet, {
     hsts: config.isProduction,

@@ -73,6 +73,7 @@ export const ADMIN_ROUTES: Record<string, Record<AdminCaller, Expected>> = {
   // The way back from an impersonation: any signed-in session; only an impersonating one succeeds.
   'POST /api/admin/impersonation/stop': { ...IDENTITY_ONLY, user: 409, financial_manager: 409, admin_without_mfa: 409, admin_mfa_31_minutes_old: 409, admin_with_mfa: 409, admin_impersonating: 200 },
   'POST /api/admin/impersonation/start': FULL_GUARD,
+  'GET /api/admin/impersonation': FULL_GUARD,
   'GET /api/admin/users': FULL_GUARD,
   'POST /api/admin/users/:id/ban': FULL_GUARD,
   'POST /api/admin/users/:id/unban': FULL_GUARD,

@@ -1,4 +1,6 @@
+import type { FastifySchema } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { z } from 'zod';
 import { ADMIN, adminWithFreshMfa } from '../../../test/support/admin';
 import { createTestApp, describeEachDialect, signIn, type TestApp } from '../../../test/support/db';
 import { createBusiness, signInWithRole } from '../../../test/support/payments';
@@ -47,9 +49,8 @@ const ownBusiness = (owner: Expected, overrides: Partial<Row> = {}): Row =>
 /** The public API: cookies are not credentials there (401); another business's key reaches only its own data. */
 const apiKey = (withKey: Expected): Row => ({ ...everyone(401), other_api_key: withKey });
 
-/** The financial desk: the role or the admin (who must have fresh MFA for writes). */
-const desk = (allowed: Expected, adminWithoutMfa: Expected): Row =>
-  session(403, { financial_manager: allowed, admin_without_mfa: adminWithoutMfa, admin_with_mfa: allowed, admin_impersonating: 403 });
+/** The financial desk: the role, or the admin with fresh MFA (reads and writes alike). */
+const desk = (allowed: Expected): Row => session(403, { financial_manager: allowed, admin_without_mfa: 403, admin_with_mfa: allowed, admin_impersonating: 403 });
 
 /** The admin area's own matrix (features/admin/matrix.test.ts) mapped onto these callers. */
 const fromAdminMatrix = (row: Record<AdminCaller, Expected>): Row => ({
@@ -85,7 +86,8 @@ const MATRIX: Record<string, Row> = {
   'GET /api/logout': everyone(302), // run last: it ends the sessions
 
   // the business dashboard
-  'POST /api/business/create': session(400), // {} has no company name: validation, after the session check
+  // {} has no company name: validation, after the session check; never while impersonating (the answer holds the new key)
+  'POST /api/business/create': session(400, { admin_impersonating: 403 }),
   'GET /api/business/profile': ownBusiness(200),
   'GET /api/business/dashboard': ownBusiness(200),
   'POST /api/business/api-key/regenerate': ownBusiness(200, { admin_impersonating: 403 }),
@@ -115,14 +117,14 @@ const MATRIX: Record<string, Row> = {
   'POST /api/payments/razorpay/webhook': NO_RAZORPAY,
 
   // the financial desk
-  'GET /api/financial/pending-approvals': desk(200, 200),
-  'GET /api/financial/stats': desk(200, 200),
-  'GET /api/financial/recent': desk(200, 200),
-  'POST /api/financial/approve-payment/:id': desk(404, 403),
-  'POST /api/financial/reject-payment/:id': desk(400, 403), // the reason is checked first
-  'GET /api/financial/contact-messages': desk(200, 200),
-  'POST /api/financial/escalate-message/:id': desk(400, 403),
-  'POST /api/financial/close-message/:id': desk(400, 403),
+  'GET /api/financial/pending-approvals': desk(200),
+  'GET /api/financial/stats': desk(200),
+  'GET /api/financial/recent': desk(200),
+  'POST /api/financial/approve-payment/:id': desk(404),
+  'POST /api/financial/reject-payment/:id': desk(400), // the reason is checked first
+  'GET /api/financial/contact-messages': desk(200),
+  'POST /api/financial/escalate-message/:id': desk(400),
+  'POST /api/financial/close-message/:id': desk(400),
 
   // the account TOTP and the personal authenticator: the person's own secrets, never an impersonator's
   'GET /api/user/totp-status': session(200),
@@ -133,9 +135,9 @@ const MATRIX: Record<string, Row> = {
   'POST /api/user/totp-accounts/import': session('4xx', { admin_impersonating: 403 }),
   'DELETE /api/user/totp-accounts/:id': session(404, { admin_impersonating: 403 }),
   'POST /api/user/generate-totp-code': session(400, { admin_impersonating: 403 }),
-  'POST /api/user/scan-qr': session('4xx'), // {} is not an upload (415 before anything else)
+  'POST /api/user/scan-qr': session('4xx', { admin_impersonating: 403 }), // {} is not an upload (415); what it decodes is a secret
   'GET /api/user/notices': session(200),
-  'POST /api/user/notices/:id/read': session(404),
+  'POST /api/user/notices/:id/read': session(404, { admin_impersonating: 403 }), // only the person hides their notices
 
   // support
   'POST /api/luna/chat': everyone(400), // Luna answers visitors too (from the docs only)
@@ -177,6 +179,54 @@ const PAYLOADS: Record<string, object> = {
 
 /** Routes that end the caller's session: run after every other route. */
 const ENDS_SESSIONS = new Set(['GET /api/logout']);
+
+/**
+ * The way to GET admin MFA: the administrator's cookie alone must reach these (status, set-up,
+ * first code, verification), or MFA could never be set up or verified. The only admin routes
+ * exempt from "no fresh MFA, no answer" below.
+ */
+const MFA_GATEWAY = new Set(['GET /api/admin/mfa/status', 'POST /api/admin/mfa/setup', 'POST /api/admin/mfa/confirm', 'POST /api/admin/mfa/verify']);
+
+/**
+ * Answer fields that hold a full credential: an API key, a TOTP secret and its other forms
+ * (otpauth URI, QR, the grouped "manual entry"), backup or recovery codes, a signing secret.
+ * (A payment QR — `qrCodeImageUrl`, a public UPI link — is not one.)
+ */
+const SECRET_FIELD = (name: string) =>
+  /secret$/i.test(name) || name === 'apiKey' || /otpauth/i.test(name) || /^qrCode(Url)?$/.test(name) || name === 'manualEntry' || /^(backup|recovery)Codes$/.test(name);
+
+/** Whether a JSON Schema node holds text (a string, or a list of them, possibly nullable). */
+function holdsText(node: unknown): boolean {
+  if (!node || typeof node !== 'object') return false;
+  const obj = node as Record<string, unknown>;
+  if (obj.type === 'string' || (Array.isArray(obj.type) && obj.type.includes('string'))) return true;
+  if (obj.type === 'array') return holdsText(obj.items);
+  return ['anyOf', 'oneOf', 'allOf'].some((k) => Array.isArray(obj[k]) && (obj[k] as unknown[]).some(holdsText));
+}
+
+/**
+ * Every text field anywhere in a route's response schemas (zod or JSON Schema), by name. Text
+ * only: `apiKey: { prefix, createdAt }` (the admin's view of a business) is not a key.
+ */
+function responseFieldNames(schema: FastifySchema | undefined): string[] {
+  const names = new Set<string>();
+  const walk = (node: unknown): void => {
+    if (!node || typeof node !== 'object') return;
+    if (Array.isArray(node)) return node.forEach(walk);
+    const obj = node as Record<string, unknown>;
+    if (obj.properties && typeof obj.properties === 'object') {
+      for (const [key, value] of Object.entries(obj.properties)) if (holdsText(value)) names.add(key);
+    }
+    for (const value of Object.values(obj)) walk(value);
+  };
+  for (const response of Object.values((schema?.response ?? {}) as Record<string, unknown>)) {
+    walk(response instanceof z.ZodType ? z.toJSONSchema(response, { unrepresentable: 'any', io: 'output' }) : response);
+  }
+  return [...names];
+}
+
+/** The public API takes an API key, never a session: no impersonation reaches it. */
+const API_KEY_ONLY = (path: string) => path.startsWith('/api/v1/') || path.startsWith('/v1/');
 
 describeEachDialect('permission matrix: every route × every caller', (dialect) => {
   let t: TestApp;
@@ -248,6 +298,9 @@ describeEachDialect('permission matrix: every route × every caller', (dialect) 
     expect(registered().length).toBeGreaterThan(80);
   });
 
+  /** What each caller got on each route in the run below (the admin-MFA rule reads it). */
+  const answers = new Map<string, Partial<Record<Caller, number>>>();
+
   it('answers every caller as the matrix says, on every route', async () => {
     const failures: string[] = [];
     const routes = Object.keys(MATRIX).filter((r) => registered().includes(r));
@@ -256,8 +309,13 @@ describeEachDialect('permission matrix: every route × every caller', (dialect) 
       const [method, path] = route.split(' ') as [string, string];
       for (const caller of CALLERS) {
         const res = await send(method, path, auth[caller]!);
+        answers.set(route, { ...answers.get(route), [caller]: res.statusCode });
         const want = MATRIX[route]![caller];
         if (!matches(want, res.statusCode)) failures.push(`${route} as ${caller}: expected ${want}, got ${res.statusCode} ${res.body.slice(0, 100)}`);
+        // An impersonating admin is told why, with one code, wherever the impersonation is the reason.
+        if (caller === 'admin_impersonating' && res.statusCode === 403 && MATRIX[route]!.user !== 403 && res.json().error?.code !== 'impersonation_forbidden') {
+          failures.push(`${route} as ${caller}: 403 with ${res.json().error?.code}, expected impersonation_forbidden`);
+        }
         if (res.statusCode >= 400 && res.headers['content-type']?.toString().includes('json')) {
           if (typeof res.json().error?.code !== 'string') failures.push(`${route} as ${caller}: ${res.statusCode} outside the error envelope`);
         }
@@ -265,6 +323,44 @@ describeEachDialect('permission matrix: every route × every caller', (dialect) 
       if (route === 'POST /api/admin/impersonation/stop') auth.admin_impersonating!.cookie = (await impersonatingCookie(t, impersonatedUserId)).toString();
     }
     expect(failures).toEqual([]);
+  });
+
+  // Read from what the server answered, not from the matrix's own cells: a new route the admin
+  // can reach fails here by name even if its matrix row (wrongly) lets the admin in without MFA.
+  it('refuses the administrator without fresh MFA on every route the administrator reaches with it, except what anyone signed in may use as themselves', () => {
+    expect(answers.size, 'the matrix run above records every answer').toBeGreaterThan(80);
+    const failures: string[] = [];
+    for (const [route, got] of answers) {
+      const withMfa = got.admin_with_mfa!;
+      if (withMfa < 200 || withMfa >= 300) continue; // the admin is not let in here at all
+      if (got.user === withMfa) continue; // any signed-in person gets the same: their own account, not an admin power
+      if (MFA_GATEWAY.has(route)) continue;
+      if (got.admin_without_mfa !== 401 && got.admin_without_mfa !== 403) {
+        failures.push(`${route}: the admin with fresh MFA gets ${withMfa}, a plain user ${got.user}, and the admin's cookie WITHOUT MFA gets ${got.admin_without_mfa} (must be 403 mfa_required: use assertAdminWithFreshMfa in features/admin/guard.ts)`);
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('flags every cookie route whose answer can carry a key, secret or backup code, so an impersonating admin is refused it', () => {
+    const carrying = t.app.routeTable.filter((r) => !API_KEY_ONLY(r.url) && responseFieldNames(r.schema).some(SECRET_FIELD));
+    // The ones known today (the list may grow; it may not shrink without a reason).
+    expect(carrying.map((r) => `${r.method} ${r.url}`)).toEqual(
+      expect.arrayContaining([
+        'POST /api/business/create',
+        'POST /api/business/api-key/regenerate',
+        'POST /api/webhooks',
+        'POST /api/user/setup-totp',
+        'GET /api/user/totp-accounts',
+        'POST /api/user/totp-accounts',
+        'POST /api/user/totp-accounts/import',
+        'POST /api/user/scan-qr',
+        'POST /api/admin/mfa/setup',
+        'POST /api/admin/mfa/confirm',
+      ]),
+    );
+    const unflagged = carrying.filter((r) => !r.carriesSecret).map((r) => `${r.method} ${r.url} (${responseFieldNames(r.schema).filter(SECRET_FIELD).join(', ')})`);
+    expect(unflagged, 'routes answering a secret without `config: { carriesSecret: true }` (features/admin/impersonation-guard.ts)').toEqual([]);
   });
 
   it("charged nothing to the other business's key for asking about the victim's user", async () => {

@@ -16,10 +16,14 @@ export const ERROR_STATUS = {
   mfa_required: 403,
   enrolment_code_required: 403,
   enrolment_code_invalid: 403,
+  /** what an administrator acting as someone may not do (secrets, payments, admin tools, the user's notices) */
+  impersonation_forbidden: 403,
   suspended: 403,
   not_found: 404,
   method_not_allowed: 405,
   conflict: 409,
+  /** the administrator already has an impersonation running (one at a time) */
+  impersonation_active: 409,
   payload_too_large: 413,
   uri_too_long: 414,
   unsupported_media_type: 415,

@@ -11,7 +11,7 @@ import { verifiedUntil } from './mfa-service';
 export async function requireAdminIdentity(request: FastifyRequest): Promise<CurrentUser> {
   const user = await loadCurrentUser(request);
   if (!user) throw new AppError('unauthorized', 'Sign in to continue.');
-  if (request.impersonatedBy) throw new AppError('forbidden', 'Admin tools are not available while impersonating a user. Exit the impersonation first.');
+  if (request.impersonatedBy) throw new AppError('impersonation_forbidden', 'Admin tools are not available while impersonating a user. Exit the impersonation first.');
   if (!user.isAdmin) throw new AppError('forbidden', 'Only the system administrator can do this.');
   return user;
 }

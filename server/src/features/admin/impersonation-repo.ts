@@ -55,8 +55,54 @@ export async function findBySession(db: Executor, sessionId: string): Promise<Im
   return row && toImpersonation(row);
 }
 
-export async function markEnded(db: Executor, id: string, now: Date): Promise<void> {
-  await db.updateTable('impersonation').set({ ended_at: now }).where('id', '=', id).where('ended_at', 'is', null).execute();
+/** Ends it once: false when it had already ended (a /stop and a sign-out racing write one entry). */
+export async function markEnded(db: Executor, id: string, now: Date): Promise<boolean> {
+  const result = await db.updateTable('impersonation').set({ ended_at: now }).where('id', '=', id).where('ended_at', 'is', null).executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/**
+ * Closes the administrator's impersonations that are over without having been stopped: past
+ * their expiry (closed at it), or whose session is gone (closed now, the user's notice shown).
+ * Run before a start, so the one-live index only counts impersonations that still act.
+ */
+export async function closeStale(db: Executor, adminUserId: string, now: Date): Promise<void> {
+  await db
+    .updateTable('impersonation')
+    .set((eb) => ({ ended_at: eb.ref('expires_at') }))
+    .where('admin_user_id', '=', adminUserId)
+    .where('ended_at', 'is', null)
+    .where('expires_at', '<=', now)
+    .execute();
+  const orphaned = await db
+    .selectFrom('impersonation')
+    .select('id')
+    .where('admin_user_id', '=', adminUserId)
+    .where('ended_at', 'is', null)
+    .where('session_id', 'not in', (eb) => eb.selectFrom('session').select('id'))
+    .execute();
+  for (const { id } of orphaned) {
+    if (await markEnded(db, id, now)) await showNoticeNow(db, 'impersonation', id, now);
+  }
+}
+
+/** The administrator's impersonation that is acting now (not ended, not expired, its session alive), if any. */
+export async function findLive(db: Executor, adminUserId: string, now: Date): Promise<Impersonation | undefined> {
+  const row = await db
+    .selectFrom('impersonation')
+    .selectAll()
+    .where('admin_user_id', '=', adminUserId)
+    .where('ended_at', 'is', null)
+    .where('expires_at', '>', now)
+    .where('session_id', 'in', (eb) => eb.selectFrom('session').select('id'))
+    .orderBy('started_at', 'desc')
+    .executeTakeFirst();
+  return row && toImpersonation(row);
+}
+
+/** Removes a library session that was made for an impersonation refused afterwards. */
+export async function deleteSession(db: Executor, sessionId: string): Promise<void> {
+  await db.deleteFrom('session').where('id', '=', sessionId).execute();
 }
 
 export interface Notice {

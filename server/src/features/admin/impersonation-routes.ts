@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { AdminUsers, EmptyBody, ImpersonationStarted, SearchQuery, StartImpersonationBody } from '@common/contract/admin';
+import { AdminUsers, EmptyBody, ImpersonationStarted, LiveImpersonation, SearchQuery, StartImpersonationBody } from '@common/contract/admin';
 import { NoticeIdParams, UserNotices } from '@common/contract/notices';
 import { Ok } from '@common/contract/shared';
 import { paiseToDecimalString } from '@common/pricing';
-import { requireUser } from '../auth/guards';
+import { refuseWhileImpersonating, requireUser } from '../auth/guards';
 import * as usersRepo from '../users/repo';
 import { requireAdmin } from './guard';
 import * as service from './impersonation-service';
@@ -36,6 +36,10 @@ export async function adminImpersonationRoutes(app: FastifyInstance): Promise<vo
     },
   );
 
+  r.get('/api/admin/impersonation', { onRequest: [requireAdmin], schema: { response: { 200: LiveImpersonation } } }, async (request, reply) =>
+    reply.header('cache-control', 'no-store').send(await service.live(ctx, request.currentUser!)),
+  );
+
   r.post(
     '/api/admin/impersonation/start',
     {
@@ -52,7 +56,10 @@ export async function adminImpersonationRoutes(app: FastifyInstance): Promise<vo
 
   r.get('/api/user/notices', { onRequest: [requireUser], schema: { response: { 200: UserNotices } } }, async (request) => service.notices(ctx, request.currentUser!));
 
-  r.post('/api/user/notices/:id/read', { onRequest: [requireUser], schema: { params: NoticeIdParams, response: { 200: Ok } } }, async (request) =>
+  // Only the person marks their notices read: an administrator acting as them must not hide
+  // the "the administrator signed in as you" notice (or any other) before they see it.
+  const ownNoticesOnly = refuseWhileImpersonating("A user's notices can only be marked read by the user, not while impersonating them.");
+  r.post('/api/user/notices/:id/read', { onRequest: [requireUser, ownNoticesOnly], schema: { params: NoticeIdParams, response: { 200: Ok } } }, async (request) =>
     service.markNoticeRead(ctx, request.currentUser!, request.params.id),
   );
 }

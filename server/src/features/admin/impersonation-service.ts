@@ -1,6 +1,7 @@
 import type { ImpersonationView } from '@common/contract/admin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context';
+import { isUniqueViolation } from '../../db/errors';
 import { AppError } from '../../lib/errors';
 import { forwardSetCookies, toWebHeaders } from '../../lib/http';
 import { newId } from '../../lib/ids';
@@ -58,44 +59,110 @@ export async function start(ctx: AppContext, request: FastifyRequest, reply: Fas
     startedAt: now,
     expiresAt,
   };
-  await ctx.db.transaction().execute(async (trx) => {
-    await repo.insertImpersonation(trx, impersonation);
-    // The person is told afterwards: the notice appears when the impersonation ends.
-    await repo.insertNotice(trx, {
-      id: newId('ntc'),
-      userId: target.id,
-      kind: NOTICE_KIND,
-      subjectId: impersonation.id,
-      message: `The administrator (${admin.email}) signed in as you on ${now.toISOString()} to help with your account. Reason: ${input.reason}`,
-      details: { adminEmail: admin.email, reason: input.reason, startedAt: now.toISOString(), expiresAt: expiresAt.toISOString() },
-      visibleFrom: expiresAt,
-      now,
+  try {
+    await ctx.db.transaction().execute(async (trx) => {
+      await repo.closeStale(trx, admin.id, now);
+      // The unique index on the administrator's open impersonation refuses a second one here,
+      // even when two admin sessions start at the same moment.
+      await repo.insertImpersonation(trx, impersonation);
+      // The person is told afterwards: the notice appears when the impersonation ends.
+      await repo.insertNotice(trx, {
+        id: newId('ntc'),
+        userId: target.id,
+        kind: NOTICE_KIND,
+        subjectId: impersonation.id,
+        message: `The administrator (${admin.email}) signed in as you on ${now.toISOString()} to help with your account. Reason: ${input.reason}`,
+        details: { adminEmail: admin.email, reason: input.reason, startedAt: now.toISOString(), expiresAt: expiresAt.toISOString() },
+        visibleFrom: expiresAt,
+        now,
+      });
+      await insertAuditEntry(
+        trx,
+        { actorUserId: admin.id, actorLabel: admin.email, action: 'impersonation.started', subjectType: 'user', subjectId: target.id, details: { impersonationId: impersonation.id, email: target.email, reason: input.reason, expiresAt: expiresAt.toISOString() } },
+        now,
+      );
     });
-    await insertAuditEntry(
-      trx,
-      { actorUserId: admin.id, actorLabel: admin.email, action: 'impersonation.started', subjectType: 'user', subjectId: target.id, details: { impersonationId: impersonation.id, email: target.email, reason: input.reason, expiresAt: expiresAt.toISOString() } },
-      now,
-    );
-  });
+  } catch (err) {
+    if (!isUniqueViolation(err)) throw err;
+    // Refused: the session made for it must not act, and its cookies are never sent.
+    await repo.deleteSession(ctx.db, impersonation.sessionId);
+    const running = await repo.findLive(ctx.db, admin.id, now);
+    const what = running ? ` (as ${running.targetEmail} since ${running.startedAt.toISOString()}, until ${running.expiresAt.toISOString()})` : '';
+    throw new AppError('impersonation_active', `An impersonation is already running${what}. Exit it first, or wait until it expires: only one may run at a time.`);
+  }
   forwardSetCookies(headers, reply);
   return { impersonation: view({ ...impersonation, endedAt: null }) };
 }
 
+/** What /admin/impersonation shows: the impersonation acting now, if any (from any admin session). */
+export async function live(ctx: AppContext, admin: CurrentUser, now = new Date()) {
+  const found = await repo.findLive(ctx.db, admin.id, now);
+  return { live: found ? view(found) : null };
+}
+
+/**
+ * Records that the impersonation running in `sessionId` is over: the row closed, the
+ * `impersonation.ended` audit entry, and the user's notice shown now. Once, however it ends
+ * (/stop, sign-out), even when two of them race.
+ */
+async function recordEnd(ctx: AppContext, sessionId: string, now: Date): Promise<void> {
+  const found = await repo.findBySession(ctx.db, sessionId);
+  if (!found) return;
+  await ctx.db.transaction().execute(async (trx) => {
+    if (!(await repo.markEnded(trx, found.id, now))) return;
+    await repo.showNoticeNow(trx, NOTICE_KIND, found.id, now);
+    const details = { impersonationId: found.id, email: found.targetEmail, minutes: Math.round((now.getTime() - found.startedAt.getTime()) / 60000) };
+    await insertAuditEntry(trx, { actorUserId: found.adminUserId, actorLabel: found.adminEmail, action: 'impersonation.ended', subjectType: 'user', subjectId: found.targetUserId, details }, now);
+  });
+}
+
+/** The library's swap back to the administrator's own session, and the end recorded: /stop and sign-out both end an impersonation here. */
+async function end(ctx: AppContext, request: FastifyRequest, now: Date): Promise<Headers> {
+  if (!request.impersonatedBy || !request.sessionId) throw new AppError('conflict', 'You are not impersonating anyone.');
+  const { headers } = await (ctx.auth.api as unknown as ImpersonationApi).stopImpersonating({ headers: toWebHeaders(request.headers), returnHeaders: true });
+  await recordEnd(ctx, request.sessionId, now);
+  return headers;
+}
+
 /** Back to the administrator's own session; the user's notice becomes visible. */
 export async function stop(ctx: AppContext, request: FastifyRequest, reply: FastifyReply, now = new Date()) {
-  if (!request.impersonatedBy || !request.sessionId) throw new AppError('conflict', 'You are not impersonating anyone.');
-  const found = await repo.findBySession(ctx.db, request.sessionId);
-  const { headers } = await (ctx.auth.api as unknown as ImpersonationApi).stopImpersonating({ headers: toWebHeaders(request.headers), returnHeaders: true });
-  if (found) {
-    await ctx.db.transaction().execute(async (trx) => {
-      await repo.markEnded(trx, found.id, now);
-      await repo.showNoticeNow(trx, NOTICE_KIND, found.id, now);
-      const details = { impersonationId: found.id, email: found.targetEmail, minutes: Math.round((now.getTime() - found.startedAt.getTime()) / 60000) };
-      await insertAuditEntry(trx, { actorUserId: found.adminUserId, actorLabel: found.adminEmail, action: 'impersonation.ended', subjectType: 'user', subjectId: found.targetUserId, details }, now);
-    });
-  }
-  forwardSetCookies(headers, reply);
+  forwardSetCookies(await end(ctx, request, now), reply);
   return { ok: true as const };
+}
+
+/**
+ * Sign-out while impersonating: ends the impersonation exactly as /stop does, then answers the
+ * request's headers as the administrator's own session, which the caller signs out next (the
+ * person at this browser is leaving: neither session may outlive the click).
+ */
+export async function endForSignOut(ctx: AppContext, request: FastifyRequest, reply: FastifyReply, now = new Date()): Promise<Headers> {
+  let swapped: Headers;
+  try {
+    swapped = await end(ctx, request, now);
+  } catch (err) {
+    // The administrator's own session is already gone (expired, reset): still end the
+    // impersonation, and sign out the session acting as the user.
+    request.log.warn({ err }, 'sign-out during an impersonation: no administrator session to return to');
+    if (request.sessionId) await recordEnd(ctx, request.sessionId, now);
+    return toWebHeaders(request.headers);
+  }
+  forwardSetCookies(swapped, reply);
+  const jar = new Map(
+    (request.headers.cookie ?? '')
+      .split(/;\s*/)
+      .filter(Boolean)
+      .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)] as const),
+  );
+  for (const setCookie of swapped.getSetCookie()) {
+    const [pair = '', ...attributes] = setCookie.split(';');
+    const name = pair.slice(0, pair.indexOf('='));
+    const value = pair.slice(pair.indexOf('=') + 1);
+    if (value === '' || attributes.some((a) => /^\s*max-age=0\s*$/i.test(a))) jar.delete(name);
+    else jar.set(name, value);
+  }
+  const headers = toWebHeaders(request.headers);
+  headers.set('cookie', [...jar].map(([k, v]) => `${k}=${v}`).join('; '));
+  return headers;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, adminWithFreshMfa, get, ORIGIN, post } from '../../../../test/support/admin';
-import { createTestApp, describeEachDialect, type TestApp } from '../../../../test/support/db';
+import { createTestApp, describeEachDialect, signIn, type TestApp } from '../../../../test/support/db';
+import { verifiedAdminSession } from '../../../../test/support/permissions';
 import { createBusiness } from '../../../../test/support/payments';
 
 const expectError = (res: { statusCode: number; json: () => { error: { code: string } } }, status: number, code: string) => {
@@ -66,20 +67,20 @@ describeEachDialect('impersonation', (dialect) => {
     });
 
     it('refuses payments, key regeneration, webhooks, payment settings, secrets and admin tools while it lasts', async () => {
-      expectError(await post(t.app, '/api/business/api-key/regenerate', acting), 403, 'forbidden');
-      expectError(await get(t.app, '/api/webhooks', acting), 403, 'forbidden');
-      expectError(await post(t.app, '/api/webhooks', acting, { url: 'https://example.com/hook', events: ['verification.success'] }), 403, 'forbidden');
-      expectError(await t.app.inject({ method: 'DELETE', url: '/api/webhooks/wh_x', headers: { cookie: acting, origin: ORIGIN } }), 403, 'forbidden');
-      expectError(await t.app.inject({ method: 'PATCH', url: '/api/webhooks/wh_x/toggle', headers: { cookie: acting, origin: ORIGIN }, payload: { isActive: false } }), 403, 'forbidden');
-      expectError(await get(t.app, '/api/business/static-qr-options', acting), 403, 'forbidden');
+      expectError(await post(t.app, '/api/business/api-key/regenerate', acting), 403, 'impersonation_forbidden');
+      expectError(await get(t.app, '/api/webhooks', acting), 403, 'impersonation_forbidden');
+      expectError(await post(t.app, '/api/webhooks', acting, { url: 'https://example.com/hook', events: ['verification.success'] }), 403, 'impersonation_forbidden');
+      expectError(await t.app.inject({ method: 'DELETE', url: '/api/webhooks/wh_x', headers: { cookie: acting, origin: ORIGIN } }), 403, 'impersonation_forbidden');
+      expectError(await t.app.inject({ method: 'PATCH', url: '/api/webhooks/wh_x/toggle', headers: { cookie: acting, origin: ORIGIN }, payload: { isActive: false } }), 403, 'impersonation_forbidden');
+      expectError(await get(t.app, '/api/business/static-qr-options', acting), 403, 'impersonation_forbidden');
       expectError(
         await t.app.inject({ method: 'PUT', url: '/api/business/auto-refill', headers: { cookie: acting, origin: ORIGIN }, payload: { enabled: true, thresholdRupees: 500, packId: 'basic' } }),
         403,
-        'forbidden',
+        'impersonation_forbidden',
       );
-      expectError(await get(t.app, '/api/user/totp-accounts', acting), 403, 'forbidden');
-      expectError(await get(t.app, '/api/admin/users', acting), 403, 'forbidden');
-      expectError(await post(t.app, '/api/admin/impersonation/start', acting, { userId: ownerId, reason: 'nested' }), 403, 'forbidden');
+      expectError(await get(t.app, '/api/user/totp-accounts', acting), 403, 'impersonation_forbidden');
+      expectError(await get(t.app, '/api/admin/users', acting), 403, 'impersonation_forbidden');
+      expectError(await post(t.app, '/api/admin/impersonation/start', acting, { userId: ownerId, reason: 'nested' }), 403, 'impersonation_forbidden');
       // The library's own account endpoints (rename, sessions) are not routed at all.
       for (const url of ['/api/auth/update-user', '/api/auth/list-sessions', '/api/auth/revoke-sessions']) {
         expect((await post(t.app, url, acting, { name: 'Renamed' })).statusCode, url).toBe(404);
@@ -135,5 +136,128 @@ describeEachDialect('impersonation', (dialect) => {
       const id = (await get(t.app, '/api/user/notices', owner.cookie)).json().notices[0].id;
       expectError(await post(t.app, `/api/user/notices/${id}/read`, stranger.cookie), 404, 'not_found');
     });
+  });
+});
+
+describeEachDialect('impersonation: no secrets, no hidden notices, one at a time, ended by sign-out', (dialect) => {
+  let t: TestApp;
+  let plain: { email: string; cookie: string; id: string };
+  let other: { email: string; cookie: string; id: string };
+  const userIdOf = async (email: string) => (await t.ctx.db.selectFrom('user').select('id').where('email', '=', email).executeTakeFirstOrThrow()).id;
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    await adminWithFreshMfa(t.app);
+    const plainCookie = await signIn(t.app, 'no-business@example.com', 'Noah Business');
+    plain = { email: 'no-business@example.com', cookie: plainCookie, id: await userIdOf('no-business@example.com') };
+    const otherCookie = await signIn(t.app, 'second-user@example.com', 'Sam Second');
+    other = { email: 'second-user@example.com', cookie: otherCookie, id: await userIdOf('second-user@example.com') };
+  });
+  afterAll(async () => t?.close());
+
+  /** A verified admin session of its own, and that session acting as `userId`. */
+  async function startAs(userId: string, reason = 'support ticket') {
+    const admin = await verifiedAdminSession(t);
+    const res = await post(t.app, '/api/admin/impersonation/start', admin, { userId, reason });
+    return { admin, res, acting: cookieAfter(res, admin) };
+  }
+  const liveRows = () => t.ctx.db.selectFrom('impersonation').selectAll().where('ended_at', 'is', null).execute();
+  const noticesOf = async (cookie: string) => (await get(t.app, '/api/user/notices', cookie)).json().notices as Array<{ id: string; readAt: string | null }>;
+
+  it('refuses creating a business for a user who has none (the answer would hold the full API key)', async () => {
+    const { res, acting } = await startAs(plain.id);
+    expect(res.statusCode).toBe(200);
+    const created = await post(t.app, '/api/business/create', acting, { companyName: 'Taken Over Ltd' });
+    expectError(created, 403, 'impersonation_forbidden');
+    expect(created.body).not.toContain('sk_live_');
+    expect(await t.ctx.db.selectFrom('business').select('id').where('owner_user_id', '=', plain.id).execute()).toEqual([]);
+    expect((await post(t.app, '/api/admin/impersonation/stop', acting, {})).statusCode).toBe(200);
+    // The person themself still can.
+    expect((await post(t.app, '/api/business/create', plain.cookie, { companyName: 'My Own Ltd' })).statusCode).toBe(201);
+  });
+
+  it("refuses marking the user's notices read while acting as them (the \"an administrator signed in as you\" notice stays unread)", async () => {
+    // One impersonation over (its notice now shown), a second one running.
+    const earlier = await startAs(plain.id, 'earlier visit');
+    expect((await post(t.app, '/api/admin/impersonation/stop', earlier.acting, {})).statusCode).toBe(200);
+    const [notice] = await noticesOf(plain.cookie);
+    expect(notice).toMatchObject({ readAt: null });
+    const { acting } = await startAs(plain.id);
+    expectError(await post(t.app, `/api/user/notices/${notice!.id}/read`, acting), 403, 'impersonation_forbidden');
+    expect((await post(t.app, '/api/admin/impersonation/stop', acting, {})).statusCode).toBe(200);
+    expect((await noticesOf(plain.cookie)).every((n) => n.readAt === null)).toBe(true);
+  });
+
+  it('ends the impersonation on sign-out as /stop does: row closed, audited, the notice shown now, both sessions signed out', async () => {
+    const before = (await noticesOf(plain.cookie)).length;
+    const { admin, res, acting } = await startAs(plain.id, 'sign-out check');
+    const { impersonation } = res.json();
+    const out = await t.app.inject({ method: 'GET', url: '/api/logout', headers: { cookie: acting, 'sec-fetch-site': 'same-origin' } });
+    expect(out.statusCode).toBe(302);
+
+    const row = await t.ctx.db.selectFrom('impersonation').selectAll().where('id', '=', impersonation.id).executeTakeFirstOrThrow();
+    expect(row.ended_at).not.toBeNull();
+    const ended = await t.ctx.db.selectFrom('audit_log').selectAll().where('action', '=', 'impersonation.ended').execute();
+    expect(ended.filter((e) => JSON.stringify(e.details).includes(impersonation.id))).toHaveLength(1);
+    const notices = await noticesOf(plain.cookie);
+    expect(notices).toHaveLength(before + 1);
+    expect(notices[0]).toMatchObject({ reason: 'sign-out check', readAt: null });
+    // Neither the impersonation's session nor the administrator's own one outlives the click.
+    expect((await get(t.app, '/api/auth/user', acting)).statusCode).toBe(401);
+    expect((await get(t.app, '/api/auth/user', admin)).statusCode).toBe(401);
+    // The browser applies Set-Cookie in order: the last word on the session cookie clears it.
+    expect(out.cookies.filter((c) => c.name.endsWith('session_token')).at(-1)?.value).toBe('');
+  });
+
+  it("still ends it on sign-out when the administrator's own session is already gone", async () => {
+    const { admin, res, acting } = await startAs(plain.id, 'admin session lost');
+    const token = decodeURIComponent(admin.match(/session_token=([^;]+)/)![1]!).split('.')[0]!;
+    await t.ctx.db.deleteFrom('session').where('token', '=', token).execute();
+    const out = await t.app.inject({ method: 'GET', url: '/api/logout', headers: { cookie: acting, 'sec-fetch-site': 'same-origin' } });
+    expect(out.statusCode).toBe(302);
+    const row = await t.ctx.db.selectFrom('impersonation').select('ended_at').where('id', '=', res.json().impersonation.id).executeTakeFirstOrThrow();
+    expect(row.ended_at).not.toBeNull();
+    expect((await get(t.app, '/api/auth/user', acting)).statusCode).toBe(401);
+  });
+
+  it('lets only one impersonation run: a second admin session gets 409 impersonation_active and sees the live one', async () => {
+    const first = await startAs(plain.id, 'first one');
+    expect(first.res.statusCode).toBe(200);
+    const second = await verifiedAdminSession(t);
+    const refused = await post(t.app, '/api/admin/impersonation/start', second, { userId: other.id, reason: 'second one' });
+    expectError(refused, 409, 'impersonation_active');
+    expect(refused.json().error.message).toContain(plain.email);
+    expect(refused.cookies).toEqual([]);
+    // The refused attempt left no session acting as the other user.
+    expect(await t.ctx.db.selectFrom('session').select('id').where('userId', '=', other.id).where('impersonatedBy', 'is not', null).execute()).toEqual([]);
+    const live = await get(t.app, '/api/admin/impersonation', second);
+    expect(live.statusCode).toBe(200);
+    expect(live.json().live).toMatchObject({ adminEmail: ADMIN, userEmail: plain.email, reason: 'first one', startedAt: first.res.json().impersonation.startedAt, expiresAt: first.res.json().impersonation.expiresAt });
+
+    expect((await post(t.app, '/api/admin/impersonation/stop', first.acting, {})).statusCode).toBe(200);
+    expect((await get(t.app, '/api/admin/impersonation', second)).json()).toEqual({ live: null });
+    const next = await post(t.app, '/api/admin/impersonation/start', second, { userId: other.id, reason: 'second one' });
+    expect(next.statusCode).toBe(200);
+    expect((await post(t.app, '/api/admin/impersonation/stop', cookieAfter(next, second), {})).statusCode).toBe(200);
+  });
+
+  it('lets exactly one of two simultaneous starts through (the database holds the rule, not a check before the insert)', async () => {
+    const sessions = await Promise.all([verifiedAdminSession(t), verifiedAdminSession(t), verifiedAdminSession(t)]);
+    const answers = await Promise.all(sessions.map((admin, i) => post(t.app, '/api/admin/impersonation/start', admin, { userId: i % 2 ? other.id : plain.id, reason: `race ${i}` })));
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 409, 409]);
+    expect(await liveRows()).toHaveLength(1);
+    expect(await t.ctx.db.selectFrom('session').select('id').where('impersonatedBy', 'is not', null).execute()).toHaveLength(1);
+    const winner = answers.findIndex((a) => a.statusCode === 200);
+    expect((await post(t.app, '/api/admin/impersonation/stop', cookieAfter(answers[winner]!, sessions[winner]!), {})).statusCode).toBe(200);
+  });
+
+  it('does not let an expired impersonation block the next one', async () => {
+    const { res } = await startAs(other.id, 'will expire');
+    expect(res.statusCode).toBe(200);
+    await t.ctx.db.updateTable('impersonation').set({ expires_at: new Date(Date.now() - 1000) }).where('id', '=', res.json().impersonation.id).execute();
+    const { res: next, acting } = await startAs(plain.id, 'after expiry');
+    expect(next.statusCode).toBe(200);
+    expect((await liveRows()).map((r) => r.id)).toEqual([next.json().impersonation.id]);
+    expect((await post(t.app, '/api/admin/impersonation/stop', acting, {})).statusCode).toBe(200);
   });
 });

@@ -57,7 +57,7 @@ describeEachDialect('admin route × caller matrix', (dialect) => {
         if (!ok) failures.push(`${route} as ${caller}: expected ${want}, got ${res.statusCode} ${res.body.slice(0, 120)}`);
         if (res.statusCode === 403) {
           const code = res.json().error.code;
-          const wantCode = caller === 'admin_without_mfa' || caller === 'admin_mfa_31_minutes_old' ? 'mfa_required' : 'forbidden';
+          const wantCode = caller === 'admin_without_mfa' || caller === 'admin_mfa_31_minutes_old' ? 'mfa_required' : caller === 'admin_impersonating' ? 'impersonation_forbidden' : 'forbidden';
           if (code !== wantCode) failures.push(`${route} as ${caller}: 403 with ${code}, expected ${wantCode}`);
         }
         if (caller === 'admin_impersonating' && res.statusCode !== 200) {

@@ -24,12 +24,12 @@ export async function adminMfaRoutes(app: FastifyInstance): Promise<void> {
   });
 
   // Needs the operator's one-time enrolment code as well: the cookie alone does not enrol an authenticator.
-  r.post('/api/admin/mfa/setup', { config: limit, schema: { body: MfaSetupBody, response: { 200: MfaSetup } } }, async (request, reply) => {
+  r.post('/api/admin/mfa/setup', { config: { ...limit, carriesSecret: true }, schema: { body: MfaSetupBody, response: { 200: MfaSetup } } }, async (request, reply) => {
     const user = request.currentUser!;
     return reply.header('cache-control', 'no-store').send(await service.setup(ctx, user, request.body?.enrolmentCode));
   });
 
-  r.post('/api/admin/mfa/confirm', { config: limit, schema: { body: MfaConfirmBody, response: { 200: MfaConfirmed } } }, async (request, reply) => {
+  r.post('/api/admin/mfa/confirm', { config: { ...limit, carriesSecret: true }, schema: { body: MfaConfirmBody, response: { 200: MfaConfirmed } } }, async (request, reply) => {
     const user = request.currentUser!;
     return reply.header('cache-control', 'no-store').send(await service.confirm(ctx, user, request.sessionId!, request.body.totpCode));
   });

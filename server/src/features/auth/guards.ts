@@ -43,6 +43,6 @@ export function requireRole(...roles: CurrentUser['role'][]) {
 export function refuseWhileImpersonating(message: string) {
   return async (request: FastifyRequest): Promise<void> => {
     await loadCurrentUser(request);
-    if (request.impersonatedBy) throw new AppError('forbidden', message);
+    if (request.impersonatedBy) throw new AppError('impersonation_forbidden', message);
   };
 }

@@ -6,7 +6,7 @@ import { AppError, envelope } from '../../lib/errors';
 import { forwardSetCookies, sessionHintCookie, toWebHeaders } from '../../lib/http';
 import { SESSION_HINT_COOKIE } from '@common/contract/auth';
 import { OIDC_PROVIDER_ID, type LocalSignInApi } from './auth';
-import { currentImpersonation } from '../admin/impersonation-service';
+import { currentImpersonation, endForSignOut } from '../admin/impersonation-service';
 import { loadCurrentUser } from './guards';
 import { isCrossSiteNavigation } from './csrf';
 import { renderLocalSignInPage, renderSignOutConfirmPage } from './local-sign-in-page';
@@ -119,8 +119,11 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     if (isCrossSiteNavigation(request, config.publicUrl)) {
       return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(renderSignOutConfirmPage());
     }
-    const headers = toWebHeaders(request.headers);
-    if (await auth.api.getSession({ headers })) {
+    let headers = toWebHeaders(request.headers);
+    if (await loadCurrentUser(request)) {
+      // Signing out while impersonating ends the impersonation as /stop does (closed, audited,
+      // the user's notice shown now), then signs the administrator's own session out too.
+      if (request.impersonatedBy) headers = await endForSignOut(app.ctx, request, reply);
       const result = await auth.api.signOut({ headers, returnHeaders: true });
       forwardSetCookies(result.headers, reply);
     }

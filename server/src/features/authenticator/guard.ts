@@ -7,7 +7,7 @@ import { AppError } from '../../lib/errors';
  */
 export async function refuseWhileImpersonating(request: FastifyRequest): Promise<void> {
   if (request.impersonatedBy) {
-    throw new AppError('forbidden', "Authenticator secrets are not available while impersonating a user.");
+    throw new AppError('impersonation_forbidden', "Authenticator secrets are not available while impersonating a user.");
   }
 }
 

@@ -417,7 +417,7 @@ describeEachDialect('authenticator routes', (dialect) => {
       await codeFor(cookie, account.id),
     ]) {
       expect(res.statusCode).toBe(403);
-      expect(res.json().error.message).toBe('Authenticator secrets are not available while impersonating a user.');
+      expect(res.json().error.code).toBe('impersonation_forbidden');
       expect(res.body).not.toContain(SECRET);
     }
   });

@@ -33,13 +33,13 @@ async function authenticatorRoutes(app: FastifyInstance): Promise<void> {
   if (!app.hasContentTypeParser('multipart/form-data')) await app.register(multipart);
   const ctx = app.ctx;
 
-  r.get('/api/user/totp-accounts', { onRequest: [refuseWhileImpersonating], schema: { response: { 200: z.array(AuthenticatorAccount) } } }, async (request, reply) =>
+  r.get('/api/user/totp-accounts', { onRequest: [refuseWhileImpersonating], config: { carriesSecret: true }, schema: { response: { 200: z.array(AuthenticatorAccount) } } }, async (request, reply) =>
     reply.header('cache-control', 'no-store').send(await service.listAccounts(ctx, request.currentUser!)),
   );
 
   r.post(
     '/api/user/totp-accounts',
-    { onRequest: [refuseWhileImpersonating], config: { rateLimit: perUser(60, '1 minute') }, schema: { body: AccountInputBody, response: { 201: AuthenticatorAccount } } },
+    { onRequest: [refuseWhileImpersonating], config: { carriesSecret: true, rateLimit: perUser(60, '1 minute') }, schema: { body: AccountInputBody, response: { 201: AuthenticatorAccount } } },
     async (request, reply) => reply.status(201).header('cache-control', 'no-store').send(await service.addAccount(ctx, request.currentUser!, request.body)),
   );
 
@@ -47,7 +47,7 @@ async function authenticatorRoutes(app: FastifyInstance): Promise<void> {
     '/api/user/totp-accounts/import',
     {
       onRequest: [refuseWhileImpersonating],
-      config: { rateLimit: perUser(10, '1 minute') },
+      config: { carriesSecret: true, rateLimit: perUser(10, '1 minute') },
       bodyLimit: 1024 * 1024,
       schema: { body: z.object({ accounts: z.array(AccountInputBody).min(1).max(service.MAX_ACCOUNTS_PER_USER) }), response: { 200: ImportOutcome } },
     },
@@ -66,7 +66,7 @@ async function authenticatorRoutes(app: FastifyInstance): Promise<void> {
     async (request, reply) => reply.header('cache-control', 'no-store').send(await service.generateAccountCode(ctx, request.currentUser!, request.body.accountId)),
   );
 
-  r.post('/api/user/scan-qr', { config: { rateLimit: perUser(20, '1 minute') }, schema: { response: { 200: ScanResult } } }, async (request, reply) =>
+  r.post('/api/user/scan-qr', { config: { carriesSecret: true, rateLimit: perUser(20, '1 minute') }, schema: { response: { 200: ScanResult } } }, async (request, reply) =>
     reply.header('cache-control', 'no-store').send(await service.scanQr(await uploadedImage(request))),
   );
 }

@@ -26,7 +26,7 @@ export async function businessRoutes(app: FastifyInstance): Promise<void> {
   app.addHook('onRequest', requireUser);
   const ctx = app.ctx;
 
-  r.post('/api/business/create', { schema: { body: CreateBusinessBody, response: { 201: CreatedBusiness } } }, async (request, reply) => {
+  r.post('/api/business/create', { config: { carriesSecret: true }, schema: { body: CreateBusinessBody, response: { 201: CreatedBusiness } } }, async (request, reply) => {
     const created = await service.createBusiness(ctx, request.currentUser!, request.body.companyName);
     return reply.status(201).send({ ...created.profile, apiKey: created.apiKey });
   });
@@ -37,7 +37,7 @@ export async function businessRoutes(app: FastifyInstance): Promise<void> {
 
   r.get('/api/business/dashboard', { schema: { response: { 200: BusinessDashboard } } }, async (request) => service.dashboard(ctx, request.currentUser!));
 
-  r.post('/api/business/api-key/regenerate', { schema: { response: { 200: RegeneratedKey } } }, async (request) => {
+  r.post('/api/business/api-key/regenerate', { config: { carriesSecret: true }, schema: { response: { 200: RegeneratedKey } } }, async (request) => {
     return service.regenerateApiKey(ctx, request.currentUser!, request.impersonatedBy);
   });
 

@@ -71,7 +71,7 @@ export async function regenerateApiKey(
   impersonatedBy: string | null,
   now = new Date(),
 ): Promise<{ apiKey: string; prefix: string }> {
-  if (impersonatedBy) throw new AppError('forbidden', 'API keys cannot be regenerated while impersonating a user.');
+  if (impersonatedBy) throw new AppError('impersonation_forbidden', 'API keys cannot be regenerated while impersonating a user.');
   const business = await requireBusiness(ctx, user);
   const key = generateApiKey();
   await ctx.db.transaction().execute(async (trx) => {

@@ -128,7 +128,7 @@ describeEachDialect('contact desk', (dialect) => {
       expect(actions).toEqual(expect.arrayContaining(['contact.submitted', 'contact.escalated', 'contact.closed']));
     });
 
-    it('is for financial managers and the admin (with fresh MFA for writes); others get 401/403', async () => {
+    it('is for financial managers and the admin (with fresh MFA, reads included); others get 401/403', async () => {
       const msg = (await send({ email: 'authz@example.com', category: 'general', subject: 'Hi', message: 'Hello' })).json().message;
       expect((await call(t.app, 'GET', '/api/financial/contact-messages', undefined)).statusCode).toBe(401);
       const user = await signIn(t.app, 'plain-user@example.com');
@@ -136,7 +136,8 @@ describeEachDialect('contact desk', (dialect) => {
       expectError(await call(t.app, 'POST', `/api/financial/close-message/${msg.id}`, user, { resolution: 'x' }), 403, 'forbidden');
 
       const admin = await signInAsAdmin(t.ctx, t.app);
-      expect((await call(t.app, 'GET', '/api/financial/contact-messages', admin.cookie)).statusCode).toBe(200);
+      expectError(await call(t.app, 'GET', '/api/financial/contact-messages', admin.cookie), 403, 'mfa_required');
+      expect((await call(t.app, 'GET', '/api/financial/contact-messages', adminCookie)).statusCode).toBe(200);
       expectError(await call(t.app, 'POST', `/api/financial/close-message/${msg.id}`, admin.cookie, { resolution: 'no MFA' }), 403, 'mfa_required');
       expect((await call(t.app, 'POST', `/api/financial/close-message/${msg.id}`, adminCookie, { resolution: 'Answered by e-mail' })).statusCode).toBe(200);
     });

@@ -116,7 +116,7 @@ export async function stats(ctx: AppContext, now = new Date()) {
 
 /** Loads the request and refuses what no desk may do, before any write. */
 async function decidable(ctx: AppContext, id: string, actor: DeskActor): Promise<repo.DeskPaymentRequest> {
-  if (actor.impersonatedBy) throw new AppError('forbidden', 'Payments cannot be approved or rejected while impersonating a user.');
+  if (actor.impersonatedBy) throw new AppError('impersonation_forbidden', 'Payments cannot be approved or rejected while impersonating a user.');
   const request = await repo.findDeskRequest(ctx.db, id);
   if (!request) throw new AppError('not_found', 'No such payment request.');
   if (actor.userId !== null && request.businessOwnerUserId === actor.userId) {

@@ -108,8 +108,8 @@ describeEachDialect('Razorpay checkout', (dialect) => {
       expectError(await post('/api/business/verify-payment', biz.cookie, fake.pay('order_AAAAAAAAAAAAAA'), evil), 403, 'forbidden_origin');
       await impersonate(t.ctx, biz.email);
       const res = await post('/api/business/create-order', biz.cookie, { amount: 5000 });
-      expectError(res, 403, 'forbidden');
-      expectError(await post('/api/business/verify-payment', biz.cookie, fake.pay('order_AAAAAAAAAAAAAA')), 403, 'forbidden');
+      expectError(res, 403, 'impersonation_forbidden');
+      expectError(await post('/api/business/verify-payment', biz.cookie, fake.pay('order_AAAAAAAAAAAAAA')), 403, 'impersonation_forbidden');
     });
   });
 

@@ -43,9 +43,9 @@ describeEachDialect('bank/UPI top-ups, business side', (dialect) => {
       const { option1 } = await qrOptions(t.app, biz.cookie);
       await impersonate(t.ctx, biz.email);
       const options = await get('/api/business/static-qr-options', biz.cookie);
-      expectError(options, 403, 'forbidden');
+      expectError(options, 403, 'impersonation_forbidden');
       expect(options.json().error.message).toBe('Payments and credit purchases are disabled while impersonating a user.');
-      expectError(await post('/api/business/payment-requests', biz.cookie, { paymentReference: option1.paymentReference, utr: newUtr(), amount: 5000 }), 403, 'forbidden');
+      expectError(await post('/api/business/payment-requests', biz.cookie, { paymentReference: option1.paymentReference, utr: newUtr(), amount: 5000 }), 403, 'impersonation_forbidden');
       expect((await t.ctx.db.selectFrom('payment_request').select('id').where('business_id', '=', biz.businessId).execute()).length).toBe(0);
     });
 

@@ -41,7 +41,7 @@ function randomCode(length: number): string {
 
 /** DESIGN.md §4: an administrator acting as someone cannot pay or buy credit for them. */
 export function refuseWhileImpersonating(impersonatedBy: string | null | undefined): void {
-  if (impersonatedBy) throw new AppError('forbidden', 'Payments and credit purchases are disabled while impersonating a user.');
+  if (impersonatedBy) throw new AppError('impersonation_forbidden', 'Payments and credit purchases are disabled while impersonating a user.');
 }
 
 /** The amount checks every payment path shares: at least ₹100, and one of the catalogue's packs. */

@@ -17,7 +17,7 @@ export async function accountTotpRoutes(app: FastifyInstance): Promise<void> {
     '/api/user/setup-totp',
     {
       onRequest: [refuseWhileImpersonating],
-      config: { rateLimit: perUser(10, '15 minutes') },
+      config: { carriesSecret: true, rateLimit: perUser(10, '15 minutes') },
       schema: { body: SetupTotpBody, response: { 201: TotpSetupResult } },
     },
     async (request, reply) =>

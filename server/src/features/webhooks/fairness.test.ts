@@ -171,7 +171,7 @@ describeEachDialect('webhook fairness, switching off failing endpoints, resendin
     await impersonate(t.ctx, biz.email);
     const refused = await resend(biz.cookie);
     expect(refused.statusCode).toBe(403);
-    expect(refused.json().error.code).toBe('forbidden');
+    expect(refused.json().error.code).toBe('impersonation_forbidden');
     expect(await statuses(hook.id)).toEqual(['succeeded']);
   });
 });

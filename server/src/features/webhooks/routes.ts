@@ -34,7 +34,7 @@ export async function webhookRoutes(app: FastifyInstance): Promise<void> {
   r.post(
     '/api/webhooks',
     {
-      config: { rateLimit: { max: 30, timeWindow: '1 minute' } },
+      config: { carriesSecret: true, rateLimit: { max: 30, timeWindow: '1 minute' } },
       schema: { body: CreateWebhookBody, response: { 201: CreatedWebhook } },
     },
     async (request, reply) => reply.status(201).send(await service.createWebhook(ctx, request.currentUser!, request.body)),

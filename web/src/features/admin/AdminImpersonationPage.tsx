@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
-import { Search, UserRoundSearch, Users } from 'lucide-react';
+import { Radio, Search, UserRoundSearch, Users } from 'lucide-react';
 import { FormDialog, FormDialogBody } from '@/components/FormDialog';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -9,11 +9,12 @@ import { Label } from '@/components/ui/label';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/components/ui/use-toast';
-import { timeAgo } from '@/features/business/format';
+import { formatDateTime, timeAgo } from '@/features/business/format';
 import { rupeesText } from '@/features/payments/components/PaymentRequestsList';
-import { errorMessage } from '@/lib/api';
+import { ApiError, errorMessage } from '@/lib/api';
 import { useDocumentTitle } from '@/lib/use-document-title';
-import { useAdminUsers, useStartImpersonation, type AdminUser } from './api';
+import { useAdminUsers, useLiveImpersonation, useStartImpersonation, type AdminUser } from './api';
+import type { ImpersonationView } from '@common/contract/admin';
 import { AdminGate, AdminLoadError, AdminPage } from './components/AdminShell';
 
 export function AdminImpersonationPage() {
@@ -32,13 +33,24 @@ function Impersonation() {
   const [query, setQuery] = useState('');
   const [target, setTarget] = useState<AdminUser | null>(null);
   const users = useAdminUsers(query);
+  const live = useLiveImpersonation();
+  const running = live.data?.live ?? null;
   const searchId = useId();
 
   return (
     <AdminPage title="User impersonation" description="See the product exactly as a customer does. Payments, key regeneration, webhooks and secrets stay off, and every action is logged.">
       <div role="note" className="rounded-lg border border-warning/50 bg-warning/10 p-4 text-sm">
-        An impersonation lasts at most 30 minutes. The user is told afterwards who acted as them, when and why.
+        An impersonation lasts at most 30 minutes, and only one can run at a time. The user is told afterwards who acted as them, when and why.
       </div>
+      {live.isPending ? (
+        <Skeleton role="status" aria-label="Loading the live impersonation" className="h-12" />
+      ) : live.isError ? (
+        <AdminLoadError error={live.error} what="the live impersonation" onRetry={() => void live.refetch()} />
+      ) : running ? (
+        <LiveImpersonationCard impersonation={running} />
+      ) : (
+        <p className="text-sm text-muted-foreground">No impersonation is running.</p>
+      )}
       <form
         role="search"
         className="flex flex-col gap-2 sm:flex-row sm:items-end"
@@ -76,17 +88,49 @@ function Impersonation() {
         <ul className="grid gap-3 md:grid-cols-2" aria-label="Users">
           {users.data.users.map((u) => (
             <li key={u.id}>
-              <UserCard user={u} onImpersonate={() => setTarget(u)} />
+              <UserCard user={u} blocked={running !== null} onImpersonate={() => setTarget(u)} />
             </li>
           ))}
         </ul>
       )}
-      <StartDialog target={target} onClose={() => setTarget(null)} />
+      <StartDialog target={target} onClose={() => setTarget(null)} onRefused={() => void live.refetch()} />
     </AdminPage>
   );
 }
 
-function UserCard({ user: u, onImpersonate }: { user: AdminUser; onImpersonate: () => void }) {
+/** The impersonation acting now, from this or another admin session: who, since when, until when, why. */
+function LiveImpersonationCard({ impersonation: i }: { impersonation: ImpersonationView }) {
+  return (
+    <Card role="region" aria-labelledby="live-impersonation" className="border-primary/60">
+      <CardHeader className="gap-2">
+        <CardTitle id="live-impersonation" className="flex flex-wrap items-center gap-2 text-base">
+          <Radio className="size-4 shrink-0 text-primary" aria-hidden="true" />
+          Impersonation in progress
+          <Badge>Live</Badge>
+        </CardTitle>
+      </CardHeader>
+      <CardContent className="space-y-3 text-sm">
+        <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-1">
+          <dt className="text-muted-foreground">Acting as</dt>
+          <dd className="break-all font-medium">{i.userEmail}</dd>
+          <dt className="text-muted-foreground">By</dt>
+          <dd className="break-all">{i.adminEmail}</dd>
+          <dt className="text-muted-foreground">Since</dt>
+          <dd>
+            {formatDateTime(i.startedAt)} <span className="text-muted-foreground">({timeAgo(i.startedAt)})</span>
+          </dd>
+          <dt className="text-muted-foreground">Expires</dt>
+          <dd>{formatDateTime(i.expiresAt)}</dd>
+          <dt className="text-muted-foreground">Reason</dt>
+          <dd className="break-words">{i.reason}</dd>
+        </dl>
+        <p className="text-muted-foreground">A new impersonation can start once this one exits, signs out or expires.</p>
+      </CardContent>
+    </Card>
+  );
+}
+
+function UserCard({ user: u, blocked, onImpersonate }: { user: AdminUser; blocked: boolean; onImpersonate: () => void }) {
   return (
     <Card className="h-full">
       <CardHeader className="gap-2">
@@ -114,7 +158,7 @@ function UserCard({ user: u, onImpersonate }: { user: AdminUser; onImpersonate: 
           <dt className="text-muted-foreground">User ID</dt>
           <dd className="font-mono text-xs break-all">{u.id}</dd>
         </dl>
-        <Button type="button" variant="outline" onClick={onImpersonate} disabled={u.role === 'admin'} aria-label={`Impersonate ${u.email}`}>
+        <Button type="button" variant="outline" onClick={onImpersonate} disabled={u.role === 'admin' || blocked} aria-label={`Impersonate ${u.email}`}>
           Impersonate
         </Button>
       </CardContent>
@@ -122,7 +166,7 @@ function UserCard({ user: u, onImpersonate }: { user: AdminUser; onImpersonate: 
   );
 }
 
-function StartDialog({ target, onClose }: { target: AdminUser | null; onClose: () => void }) {
+function StartDialog({ target, onClose, onRefused }: { target: AdminUser | null; onClose: () => void; onRefused: () => void }) {
   const start = useStartImpersonation();
   const [reason, setReason] = useState('');
   const reasonId = useId();
@@ -139,7 +183,14 @@ function StartDialog({ target, onClose }: { target: AdminUser | null; onClose: (
           setReason('');
           onClose();
         },
-        onError: (error) => toast({ variant: 'destructive', title: 'Impersonation failed', description: errorMessage(error, 'Could not start the impersonation.') }),
+        onError: (error) => {
+          toast({ variant: 'destructive', title: 'Impersonation failed', description: errorMessage(error, 'Could not start the impersonation.') });
+          // Another admin session got there first: show the one that is running.
+          if (error instanceof ApiError && error.code === 'impersonation_active') {
+            onRefused();
+            onClose();
+          }
+        },
       },
     );
   }

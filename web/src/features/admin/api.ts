@@ -18,6 +18,7 @@ import type {
   AuditFilters,
   AuditPage,
   ImpersonationStarted,
+  LiveImpersonation,
   MfaConfirmed,
   MfaProof,
   MfaSetup,
@@ -52,6 +53,7 @@ export const adminKeys = {
   dashboard: ['/api/admin', 'dashboard'] as const,
   payments: ['/api/admin', 'payments'] as const,
   users: (q: string) => ['/api/admin', 'users', q] as const,
+  liveImpersonation: ['/api/admin', 'impersonation'] as const,
   roles: ['/api/admin', 'roles'] as const,
   audit: (filters: AuditFilters, page: number) => ['/api/admin', 'audit', filters, page] as const,
   businesses: (q: string) => ['/api/admin', 'businesses', q] as const,
@@ -107,6 +109,8 @@ function useAdminQuery<T>(queryKey: readonly unknown[], url: string, options: { 
 export const useAdminDashboard = () => useAdminQuery<AdminDashboard>(adminKeys.dashboard, '/api/admin/dashboard', { refetchInterval: 30_000 });
 export const useAdminPayments = () => useAdminQuery<AdminPayments>(adminKeys.payments, '/api/admin/payments', { refetchInterval: 30_000 });
 export const useAdminUsers = (q: string) => useAdminQuery<AdminUsers>(adminKeys.users(q), `/api/admin/users?q=${encodeURIComponent(q)}`);
+/** The one impersonation running now (possibly from another admin session), polled like the dashboard. */
+export const useLiveImpersonation = () => useAdminQuery<LiveImpersonation>(adminKeys.liveImpersonation, '/api/admin/impersonation', { refetchInterval: 30_000 });
 export const useAdminRoles = () =>
   useAdminQuery<Roles>(adminKeys.roles, '/api/admin/roles');
 export const useAdminBusinesses = (q: string) => useAdminQuery<AdminBusinesses>(adminKeys.businesses(q), `/api/admin/businesses?q=${encodeURIComponent(q)}`);

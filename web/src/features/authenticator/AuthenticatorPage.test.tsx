@@ -483,7 +483,7 @@ describe('offline', () => {
     vi.mocked(loadAccounts).mockResolvedValue([GOOGLE]);
     serve({
       'GET /api/user/totp-accounts': () =>
-        jsonResponse(403, { error: { code: 'forbidden', message: 'Authenticator secrets are not available while impersonating a user.', request_id: 'r' } }),
+        jsonResponse(403, { error: { code: 'impersonation_forbidden', message: 'Authenticator secrets are not available while impersonating a user.', request_id: 'r' } }),
     });
     renderApp('/');
     expect(await screen.findByText('Authenticator secrets are not available while impersonating a user.')).toBeInTheDocument();

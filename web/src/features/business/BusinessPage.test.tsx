@@ -333,7 +333,7 @@ describe('quick actions', () => {
     const user = userEvent.setup();
     withBusiness(makeProfile(), {
       'POST /api/business/api-key/regenerate': () =>
-        jsonResponse(403, { error: { code: 'forbidden', message: 'API keys cannot be regenerated while impersonating a user.', request_id: 'r' } }),
+        jsonResponse(403, { error: { code: 'impersonation_forbidden', message: 'API keys cannot be regenerated while impersonating a user.', request_id: 'r' } }),
     });
     renderApp('/business');
     await user.click(await screen.findByRole('button', { name: 'Regenerate API Key' }));

@@ -82,6 +82,14 @@ describe('access', () => {
     renderApp('/financial-manager');
     expect(await screen.findByRole('heading', { level: 1, name: 'Financial manager desk' })).toBeInTheDocument();
   });
+
+  it('sends the admin to verify MFA when the desk answers 403 mfa_required (reads need it too)', async () => {
+    const mfa = () => jsonResponse(403, { error: { code: 'mfa_required', message: 'Verify your authenticator code.', request_id: 'r' } });
+    desk(admin, { 'GET /api/financial/pending-approvals': mfa, 'GET /api/financial/stats': mfa, 'GET /api/financial/recent': mfa });
+    renderApp('/financial-manager');
+    expect(await screen.findByText('MFA Verification Required')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Verify MFA' })).toHaveAttribute('href', '/admin');
+  });
 });
 
 describe('desk', () => {

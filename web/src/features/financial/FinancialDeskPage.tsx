@@ -12,6 +12,8 @@ import { StatusBadge } from '@/features/payments/components/StatusBadge';
 import { rupeesText } from '@/features/payments/components/PaymentRequestsList';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { isForbidden, useDeskStats, usePendingApprovals, useRecentlyProcessed, type DeskPayment, type DeskStats } from './api';
+import { isMfaRequired } from '@/features/admin/api';
+import { MfaVerificationRequired } from '@/features/admin/components/AdminShell';
 import { ContactMessages } from './components/ContactMessages';
 import { ApproveDialog, RejectDialog } from './components/DecisionDialogs';
 
@@ -53,8 +55,11 @@ function Desk() {
   const [approving, setApproving] = useState<DeskPayment | null>(null);
   const [rejecting, setRejecting] = useState<DeskPayment | null>(null);
 
+  const errors = [pending.error, stats.error, recent.error];
+  // The administrator reads the desk only with MFA verified in the last 30 minutes.
+  if (errors.some(isMfaRequired)) return <MfaVerificationRequired />;
   // The role was taken away while the page was open (or never matched the server's view).
-  if ([pending.error, stats.error, recent.error].some(isForbidden)) return <AccessDenied />;
+  if (errors.some(isForbidden)) return <AccessDenied />;
 
   return (
     <div className="mx-auto w-full max-w-6xl space-y-6 px-4 py-8 sm:px-6">

@@ -23,7 +23,7 @@ function rupees(decimal: string): string {
 
 /** Errors worth showing as the server words them (set-up missing, impersonation). */
 function loadErrorText(error: unknown): string {
-  if (error instanceof ApiError && (error.code === 'not_configured' || error.code === 'forbidden')) {
+  if (error instanceof ApiError && (error.code === 'not_configured' || error.code === 'impersonation_forbidden')) {
     return errorMessage(error, LOAD_OPTIONS_FAILED);
   }
   return LOAD_OPTIONS_FAILED;
