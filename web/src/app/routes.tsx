@@ -195,7 +195,8 @@ function MainRoutes() {
   // layout a moment later, losing its state: the form being typed, or the API key that
   // /business shows only once (issue 18, item 11 — the flaky "api-key-reveal" wait). Only the
   // server-rendered pages, which hold no state, keep showing meanwhile.
-  if ((user || (isLoading && hasSessionHint())) && !isServerRenderedPage('main', pathname)) {
+  // (Server-rendered pages first: the server's renderer has no document to read the hint from.)
+  if (!isServerRenderedPage('main', pathname) && (user || (isLoading && hasSessionHint()))) {
     return (
       <div className="flex min-h-dvh flex-1">
         <PageSpinner label="Loading" />
