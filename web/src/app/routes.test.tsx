@@ -24,6 +24,16 @@ describe('main variant, signed out', () => {
     expect(fetchMock).toHaveBeenCalledWith('/api/auth/user', expect.anything());
   });
 
+  it('with a session hint, keeps a page that is not server-rendered on a spinner until the session answers (so it is mounted once, in its final layout)', () => {
+    // Mounted in the public frame first, /contact (or /business) was mounted again inside the
+    // signed-in layout a moment later, losing what had been typed or the API key shown once.
+    setSessionHint(true);
+    vi.stubGlobal('fetch', vi.fn(() => new Promise<Response>(() => {})));
+    renderApp('/contact');
+    expect(screen.getByRole('status', { name: 'Loading' })).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { level: 1, name: 'Contact us' })).not.toBeInTheDocument();
+  });
+
   it('makes no session call on a public page when there is no session hint (no 401 in the console)', async () => {
     const fetchMock = stubServer(null);
     renderApp('/blog');

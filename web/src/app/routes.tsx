@@ -1,7 +1,7 @@
 import { createElement, Suspense, useEffect, useState, type ReactElement } from 'react';
 import { matchPath, Navigate, Route, Routes, useLocation } from 'react-router';
 import { PageSpinner } from '@/components/ui/spinner';
-import { useCurrentUser, type CurrentUser } from '@/features/auth/api';
+import { hasSessionHint, useCurrentUser, type CurrentUser } from '@/features/auth/api';
 import { LandingPage } from '@/features/landing/LandingPage';
 import { NotFoundPage } from '@/features/not-found/NotFoundPage';
 import { EnterpriseLayout } from './layout/EnterpriseLayout';
@@ -173,8 +173,9 @@ export function isServerRenderedPage(variant: SiteVariant, pathname: string): bo
 function MainRoutes() {
   // Signed out and while the session is still loading, the visitor gets the public site at
   // once: `/` is the landing page (never a bare spinner), public pages render, and protected
-  // pages wait in RequireAuth. Only when the session says "signed in" does the app swap in.
-  const { user } = useCurrentUser();
+  // pages wait in RequireAuth. Only when the session says "signed in" does the app swap in
+  // (with a session hint, non-server-rendered pages wait for it: see below).
+  const { user, isLoading } = useCurrentUser();
   const { pathname } = useLocation();
   const signedInReady = useSignedInAppReady(user, pathname);
 
@@ -186,6 +187,20 @@ function MainRoutes() {
           {pageRoutes(true)}
         </Route>
       </Routes>
+    );
+  }
+
+  // Signed in (or about to be: the session hint), but the signed-in layout's chunk is not here
+  // yet. A page mounted now in the public frame would be mounted AGAIN inside the signed-in
+  // layout a moment later, losing its state: the form being typed, or the API key that
+  // /business shows only once (issue 18, item 11 — the flaky "api-key-reveal" wait). Only the
+  // server-rendered pages, which hold no state, keep showing meanwhile.
+  // (Server-rendered pages first: the server's renderer has no document to read the hint from.)
+  if (!isServerRenderedPage('main', pathname) && (user || (isLoading && hasSessionHint()))) {
+    return (
+      <div className="flex min-h-dvh flex-1">
+        <PageSpinner label="Loading" />
+      </div>
     );
   }
 

@@ -3,6 +3,7 @@ import type { AppContext } from '../../context';
 import type { CurrentUser } from '../auth/service';
 import { accountFacts, type AccountFacts } from './facts';
 import { knowledge, type DocSection } from './knowledge';
+import { escapeMarkdown, markdownCode } from './markdown';
 import { LANGUAGES, verifySample, type Language } from './samples';
 
 /** What a retrieval answer is built from; the optional model drafts over the same material. */
@@ -42,10 +43,10 @@ const fence = (language: Language, code: string) => `\`\`\`${language === 'curl'
 
 function balanceAnswer(facts: AccountFacts | null): string {
   if (!facts) return "You don't have a business account yet, so there is no balance. Create one on **/business** to get an API key and credits.";
-  const lines = [`**${facts.businessName}** has a balance of **₹${facts.balance}**, enough for **${facts.verificationsLeft.toLocaleString('en-IN')} verifications** at ₹0.10 each.`];
+  const lines = [`**${escapeMarkdown(facts.businessName)}** has a balance of **₹${facts.balance}**, enough for **${facts.verificationsLeft.toLocaleString('en-IN')} verifications** at ₹0.10 each.`];
   if (Number(facts.balance) < 100) lines.push('That is below ₹100: top up on **/business/add-credits** before checks start answering 402.');
   if (facts.pendingPayments.length) {
-    lines.push(`You have ${facts.pendingPayments.length} payment${facts.pendingPayments.length > 1 ? 's' : ''} waiting for approval: ${facts.pendingPayments.map((p) => `₹${p.amount} (reference ${p.reference})`).join(', ')}.`);
+    lines.push(`You have ${facts.pendingPayments.length} payment${facts.pendingPayments.length > 1 ? 's' : ''} waiting for approval: ${facts.pendingPayments.map((p) => `₹${p.amount} (reference ${escapeMarkdown(p.reference)})`).join(', ')}.`);
   }
   return lines.join('\n\n');
 }
@@ -55,7 +56,7 @@ function failureAnswer(facts: AccountFacts | null): string {
   if (!facts.lastCheck) return 'Your API key has not verified any code yet. Send a code to `POST /api/v1/verify` and ask me again.';
   const failure = facts.recentFailures[0];
   if (!failure) return `Your recent verifications all succeeded — the last one, at ${facts.lastCheck.at}, was **verified**.`;
-  const who = failure.userId ? ` for user \`${failure.userId}\`` : '';
+  const who = failure.userId ? ` for user ${markdownCode(failure.userId)}` : '';
   return [
     `Your last failed verification${who} (at ${failure.at}) answered **${failure.status}**: ${STATUS_MEANING[failure.status] ?? 'see the statuses below'}.`,
     facts.recentFailures.length > 1 ? `Recent failures: ${facts.recentFailures.map((f) => f.status).join(', ')}.` : '',
@@ -67,13 +68,13 @@ function failureAnswer(facts: AccountFacts | null): string {
 function keyAnswer(facts: AccountFacts | null): string {
   if (!facts) return 'Create a business account on **/business** to get an API key.';
   if (!facts.apiKey) return 'Your business has no active API key. Regenerate one on **/business**.';
-  return `Your API key starts with \`${facts.apiKey.prefix}\`. ${facts.apiKey.lastUsedAt ? `It was last used at ${facts.apiKey.lastUsedAt}.` : 'It has not been used yet.'} The full key was shown once; if you lost it, regenerate it on /business (the old key stops working at once).`;
+  return `Your API key starts with ${markdownCode(facts.apiKey.prefix)}. ${facts.apiKey.lastUsedAt ? `It was last used at ${facts.apiKey.lastUsedAt}.` : 'It has not been used yet.'} The full key was shown once; if you lost it, regenerate it on /business (the old key stops working at once).`;
 }
 
 function webhookFailureAnswer(facts: AccountFacts | null): string | null {
   if (!facts || facts.webhookFailures.length === 0) return null;
   const f = facts.webhookFailures[0]!;
-  return `Your latest failed webhook delivery: \`${f.event}\` to ${f.url} ${f.status ? `got HTTP ${f.status}` : `failed (${f.error ?? 'no response'})`} at ${f.at}. Your endpoint must answer 2xx within 10 seconds.`;
+  return `Your latest failed webhook delivery: ${markdownCode(f.event)} to ${markdownCode(f.url)} ${f.status ? `got HTTP ${f.status}` : `failed (${escapeMarkdown(f.error ?? 'no response')})`} at ${f.at}. Your endpoint must answer 2xx within 10 seconds.`;
 }
 
 /**
@@ -100,7 +101,7 @@ export async function retrievalAnswer(ctx: AppContext, user: CurrentUser | null,
     const ctxSample = { baseUrl: `${ctx.config.publicUrl}/api/v1`, keyPrefix: facts?.apiKey?.prefix ?? null };
     const verifySection = docs.byHeading('Verify a code (POST /verify)');
     return done(
-      `Here is how to verify a code in ${language === 'curl' ? 'cURL' : language[0]!.toUpperCase() + language.slice(1)}. Use your full API key (it starts with \`${ctxSample.keyPrefix ?? 'sk_live_'}\`) from an environment variable on your server:\n\n${fence(language, verifySample(language, ctxSample))}\n\n\`verified\` is true only for status \`verified\`; other statuses are \`invalid_code\`, \`expired\` and \`replayed\`.`,
+      `Here is how to verify a code in ${language === 'curl' ? 'cURL' : language[0]!.toUpperCase() + language.slice(1)}. Use your full API key (it starts with ${markdownCode(ctxSample.keyPrefix ?? 'sk_live_')}) from an environment variable on your server:\n\n${fence(language, verifySample(language, ctxSample))}\n\n\`verified\` is true only for status \`verified\`; other statuses are \`invalid_code\`, \`expired\` and \`replayed\`.`,
       [verifySection],
       'code',
     );

@@ -2,9 +2,11 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestApp, describeEachDialect, signIn, type TestApp } from '../../../../test/support/db';
 import { startFakeModel, type FakeModel } from '../../../../test/fakes/openai-compatible';
 import { ORIGIN } from '../../../../test/support/admin';
+import { parseMarkdown } from '../../../../test/support/markdown';
 import { call, createBusiness } from '../../../../test/support/payments';
 import { bearer, fund, totpCode } from '../../../../test/support/verify-api';
 import { I_DONT_KNOW } from './engine';
+import { escapeMarkdown } from './markdown';
 import { INSTRUCTIONS_MARKER } from './model';
 import { LUNA_MESSAGES_PER_MINUTE } from './routes';
 
@@ -91,6 +93,25 @@ describeEachDialect('Luna without a model', (dialect) => {
     expect(res.response).toContain('Other Co');
     expect(res.response).not.toContain('Luna Labs');
     expect(res.response).not.toContain('1234.50');
+  });
+
+  it('keeps a hostile company name as text in the reply stored for the desk: no link, no image to another host', async () => {
+    const hostile = '[Click here to approve](https://evil.example/phish) ![x](https://evil.example/pixel.png)';
+    const attacker = await createBusiness(t.app, hostile);
+    const sent = await t.app.inject({
+      method: 'POST',
+      url: '/api/contact',
+      remoteAddress: '10.77.0.1',
+      headers: { origin: 'http://localhost:5000', cookie: attacker.cookie },
+      payload: { category: 'technical', subject: 'Balance', message: "What's my balance?" },
+    });
+    expect(sent.statusCode).toBe(201);
+    const stored = await t.ctx.db.selectFrom('contact_message').select('luna_response').where('id', '=', sent.json().message.id).executeTakeFirstOrThrow();
+    expect(stored.luna_response).toContain(`**${escapeMarkdown(hostile)}**`);
+    const rendered = parseMarkdown(stored.luna_response!);
+    expect(rendered.types).not.toContain('link');
+    expect(rendered.types).not.toContain('image');
+    expect(rendered.text.replaceAll('\u2060', '')).toContain(hostile);
   });
 
   it("says it doesn't know, and offers the contact page, when nothing fits", async () => {
