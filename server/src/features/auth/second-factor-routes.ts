@@ -15,13 +15,18 @@ export async function secondFactorRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   r.post(
     '/api/auth/second-factor',
-    { config: { rateLimit: { max: 30, timeWindow: '1 minute' } }, schema: { body: SecondFactorBody, response: { 204: NoContent } } },
+    {
+      // Before the body is read: who asks, then whether there is a second step to take.
+      onRequest: async (request) => {
+        if (!(await loadCurrentUser(request))) throw new AppError('unauthorized', 'Sign in first.');
+        if (request.impersonatedBy) throw new AppError('forbidden', 'An impersonation never passes the user’s second factor.');
+        if (!request.secondFactorPending) throw new AppError('conflict', 'This session is already signed in.');
+      },
+      config: { rateLimit: { max: 30, timeWindow: '1 minute' } },
+      schema: { body: SecondFactorBody, response: { 204: NoContent } },
+    },
     async (request, reply) => {
-      const user = await loadCurrentUser(request);
-      if (!user) throw new AppError('unauthorized', 'Sign in first.');
-      if (request.impersonatedBy) throw new AppError('forbidden', 'An impersonation never passes the user’s second factor.');
-      if (!request.secondFactorPending) throw new AppError('conflict', 'This session is already signed in.');
-      await completeSignIn(app.ctx, user, request.sessionId!, request.body);
+      await completeSignIn(app.ctx, request.currentUser!, request.sessionId!, request.body);
       return reply.status(204).header('cache-control', 'no-store').send();
     },
   );
