@@ -140,7 +140,8 @@ export function SecondFactorPage() {
             </Button>
             <PasskeySecondStep onDone={done} />
             <p className="text-muted-foreground">
-              Lost your phone and your backup codes? Contact support: after checking it is you, they can turn the second step off.
+              Lost your phone and your backup codes? Sign out and write to us from the Contact page: after checking it is you,
+              support can turn the second step off.
             </p>
           </div>
 
