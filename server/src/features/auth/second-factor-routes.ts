@@ -5,6 +5,7 @@ import { SecondFactorBody } from '@common/contract/second-factor';
 import { AppError } from '../../lib/errors';
 import { completeSignIn } from '../totp/service';
 import { loadCurrentUser } from './guards';
+import { IMPERSONATION_REFUSED } from './second-factor';
 
 /**
  * POST /api/auth/second-factor: the second step of a sign-in (issue 19), one of the routes a
@@ -19,7 +20,7 @@ export async function secondFactorRoutes(app: FastifyInstance): Promise<void> {
       // Before the body is read: who asks, then whether there is a second step to take.
       onRequest: async (request) => {
         if (!(await loadCurrentUser(request))) throw new AppError('unauthorized', 'Sign in first.');
-        if (request.impersonatedBy) throw new AppError('forbidden', 'An impersonation never passes the user’s second factor.');
+        if (request.impersonatedBy) throw new AppError('forbidden', IMPERSONATION_REFUSED);
         if (!request.secondFactorPending) throw new AppError('conflict', 'This session is already signed in.');
       },
       config: { rateLimit: { max: 30, timeWindow: '1 minute' } },

@@ -8,6 +8,9 @@ import { recordUsed } from '../totp/repo';
  */
 export type SecondFactorMethod = 'totp' | 'backup_code' | 'passkey';
 
+/** What an impersonating administrator is told on every route of the second factor and the devices list. */
+export const IMPERSONATION_REFUSED = 'Second-factor and session settings are not available while impersonating a user.';
+
 /**
  * Clears the session's second-factor-pending mark, records when the account TOTP was last used
  * (a passkey keeps its own "last used"), and audits. Call only after the proof was checked.

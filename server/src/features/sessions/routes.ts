@@ -4,7 +4,7 @@ import { NoContent } from '@common/contract/shared';
 import { SessionIdParams, SessionsRevoked, UserSessions } from '@common/contract/sessions';
 import { refuseWhileImpersonating, requireUser } from '../auth/guards';
 import { perUser } from '../authenticator/guard';
-import { IMPERSONATION_REFUSED } from '../totp/routes';
+import { IMPERSONATION_REFUSED } from '../auth/second-factor';
 import * as service from './service';
 
 /** "Signed-in devices" on the security page (issue 19): see and end one's own sessions. */

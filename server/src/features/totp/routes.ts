@@ -13,10 +13,9 @@ import {
   TotpStatus,
 } from '@common/contract/totp';
 import { refuseWhileImpersonating as refuseImpersonation, requireUser } from '../auth/guards';
+import { IMPERSONATION_REFUSED } from '../auth/second-factor';
 import { perUser, refuseWhileImpersonating } from '../authenticator/guard';
 import * as service from './service';
-
-export const IMPERSONATION_REFUSED = 'Second-factor and session settings are not available while impersonating a user.';
 
 /** The signed-in person's own account TOTP (/totp, SPEC.md §2 and §7; a second factor since issue 19). */
 export async function accountTotpRoutes(app: FastifyInstance): Promise<void> {
