@@ -72,8 +72,19 @@ describe('the account TOTP as a second factor (issue 19)', () => {
     await page.getByTestId('totp-configured').waitFor();
     await expect.poll(async () => (await page.getByTestId('totp-configured').textContent()) ?? '').toMatch(/Last used to sign in\s*\d/);
 
-    // The backup code works on the narrow page's session too (same cookies: it is now complete).
-    expect(backupCode).toMatch(/^[2-9a-z]{4}-[2-9a-z]{4}$/);
+    // The narrow page holds the same session, now complete: the security page at 390 px.
+    await visit(narrow, '/totp');
+    await narrow.getByTestId('totp-configured').waitFor();
+    await narrow.getByText('This device').waitFor();
+    await h.screenshot(narrow, '7-security-390');
+    await expectNoSeriousA11yViolations(narrow, { label: '7-security-390' });
+    await narrow.getByRole('button', { name: 'Turn off' }).click();
+    await narrow.getByRole('dialog', { name: 'Turn off the second step?' }).waitFor();
+    await narrow.getByRole('button', { name: 'Use a backup code instead' }).click();
+    await narrow.getByLabel('Backup code').fill(backupCode);
+    await h.screenshot(narrow, '8-turn-off-390');
+    await narrow.getByRole('dialog').getByRole('button', { name: 'Turn off' }).click();
+    await narrow.getByText('TOTP is not set up yet').waitFor();
     expect(h.pageErrors(page)).toEqual([]);
     expect(h.pageErrors(narrow)).toEqual([]);
   });
