@@ -19,6 +19,8 @@ import { adminRoutes } from './features/admin/routes';
 import { installCsrfGuard } from './features/auth/csrf';
 import { authRoutes } from './features/auth/routes';
 import { userTotpRoutes } from './features/authenticator/routes';
+import { secondFactorRoutes } from './features/auth/second-factor-routes';
+import { sessionRoutes } from './features/sessions/routes';
 import { shareApiKeyInvalidation } from './features/business/api-keys';
 import { businessRoutes } from './features/business/routes';
 import { contactRoutes } from './features/contact/routes';
@@ -106,6 +108,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   app.decorateRequest('currentUser', null);
   app.decorateRequest('impersonatedBy', null);
   app.decorateRequest('sessionId', null);
+  app.decorateRequest('secondFactorPending', false);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandling(app);
@@ -213,6 +216,8 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   await app.register(razorpayWebhookRoutes);
   await app.register(financialRoutes);
   await app.register(userTotpRoutes);
+  await app.register(secondFactorRoutes);
+  await app.register(sessionRoutes);
   await app.register(adminMfaRoutes);
   await app.register(adminImpersonationRoutes);
   await app.register(adminRoutes);

@@ -9,6 +9,7 @@ import { grantCredits, resolveBusiness } from './features/credits/service';
 import { approvePayment, listForOperator, rejectPayment } from './features/financial/service';
 import { adminMfaConfigured, issueEnrolmentCode } from './features/admin/mfa-enrolment';
 import { reset as resetAdminMfa } from './features/admin/mfa-service';
+import { operatorReset as resetAccountTotp } from './features/totp/service';
 import { backupSqlite } from './features/upkeep/backup';
 import { findUserByEmail, listUsers } from './features/users/repo';
 import { setUserRole } from './features/users/service';
@@ -92,6 +93,25 @@ export const commands: Record<string, Command> = {
       const { code, expiresAt } = await issueEnrolmentCode(ctx, operator().label);
       out.log(`Enrolment code for ${p(ctx.config.adminEmail)}: ${code}`);
       out.log(`Valid until ${expiresAt.toISOString()} (15 minutes), once. Enter it at /admin when setting up MFA; older codes no longer work.`);
+    },
+  },
+  'user:2fa-reset': {
+    usage: 'user:2fa-reset <email> --yes',
+    summary: "Turn off a person's account TOTP (lost phone and backup codes) and sign out all their sessions (audited; they get a notice).",
+    async run(ctx, args, out) {
+      const { values, positionals } = parseArgs({ args, options: { yes: { type: 'boolean' } }, allowPositionals: true });
+      const [email] = positionals;
+      if (!email) throw new UsageError(`usage: sixdigit ${commands['user:2fa-reset']!.usage}`);
+      const user = await findUserByEmail(ctx.db, email);
+      if (!user) throw new UsageError(`No account with the e-mail ${p(email)}.`);
+      // Only after checking who it is: the operator must have verified the person out of band.
+      if (!values.yes) throw new UsageError(`This turns off the second factor of ${p(user.email)} and signs them out everywhere. Check it is really them, then run again with --yes.`);
+      const { hadTotp, sessionsEnded } = await resetAccountTotp(ctx, user.id, operator().label);
+      out.log(
+        hadTotp
+          ? `Account TOTP of ${p(user.email)} turned off; ${sessionsEnded} session(s) signed out. They can sign in with the first step and set it up again.`
+          : `${p(user.email)} had no account TOTP; ${sessionsEnded} session(s) signed out.`,
+      );
     },
   },
   'audit:list': {

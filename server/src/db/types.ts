@@ -34,6 +34,8 @@ export interface SessionTable {
   userAgent: string | null;
   userId: string;
   impersonatedBy: string | null;
+  /** issue 19: signed in by the first step only, until the second factor completes it */
+  secondFactorPending: Bool | null;
 }
 
 export interface AuditLogTable {
@@ -190,6 +192,17 @@ export interface AccountTotpTable {
   period: number;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** null while pending: only a confirmed TOTP protects sign-in */
+  confirmed_at: Timestamp | null;
+  /** RFC 6238 §5.2: the last accepted time step */
+  last_used_step: number | string | null;
+  last_used_at: Timestamp | null;
+}
+
+export interface AccountTotpAttemptTable {
+  id: string;
+  user_id: string;
+  created_at: Timestamp;
 }
 
 export interface AccountTotpBackupCodeTable {
@@ -391,6 +404,7 @@ export interface Database {
   webhook_attempt: WebhookAttemptTable;
   account_totp: AccountTotpTable;
   account_totp_backup_code: AccountTotpBackupCodeTable;
+  account_totp_attempt: AccountTotpAttemptTable;
   authenticator_account: AuthenticatorAccountTable;
   payment_reference: PaymentReferenceTable;
   payment_request: PaymentRequestTable;

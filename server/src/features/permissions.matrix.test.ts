@@ -127,7 +127,7 @@ const MATRIX: Record<string, Row> = {
   'POST /api/financial/close-message/:id': desk(400),
 
   // the account TOTP and the personal authenticator: the person's own secrets, never an impersonator's
-  'GET /api/user/totp-status': session(200),
+  'GET /api/user/totp-status': session(200, { admin_impersonating: 403 }), // issue 19: the second factor is not the impersonator's to see
   'POST /api/user/setup-totp': session('allowed', { admin_impersonating: 403 }),
   'GET /api/user/generate-totp': session('allowed', { admin_impersonating: 403 }),
   'GET /api/user/totp-accounts': session(200, { admin_impersonating: 403 }),
@@ -138,6 +138,20 @@ const MATRIX: Record<string, Row> = {
   'POST /api/user/scan-qr': session('4xx', { admin_impersonating: 403 }), // {} is not an upload (415); what it decodes is a secret
   'GET /api/user/notices': session(200),
   'POST /api/user/notices/:id/read': session(404, { admin_impersonating: 403 }), // only the person hides their notices
+
+  // ── issue 19 (branch second-factor): the account TOTP as a second factor, signed-in devices ──
+  // The second step: no caller here is half signed in (second-factor.test.ts covers that one).
+  'POST /api/auth/second-factor': session(409, { admin_impersonating: 403 }), // these sessions are complete: nothing to finish
+  'POST /api/user/confirm-totp': session(400, { admin_impersonating: 403 }), // {} is not a code
+  'POST /api/user/check-totp': session(400, { admin_impersonating: 403 }),
+  'POST /api/user/totp-backup-codes': session(400, { admin_impersonating: 403 }),
+  'POST /api/user/disable-totp': session('allowed', { admin_impersonating: 403 }), // cancels the pending setup made above, or 409 when none
+  'GET /api/user/sessions': session(200, { admin_impersonating: 403 }),
+  'DELETE /api/user/sessions/:id': session(404, { admin_impersonating: 403 }),
+  // Run last (it ends sessions). admin_without_mfa is the same account as admin_with_mfa, and
+  // signs that session out just before its turn: 401 is the proof it worked.
+  'POST /api/user/sessions/revoke-others': session(200, { admin_impersonating: 403, admin_with_mfa: 401 }),
+  // ── end of issue 19 ──
 
   // support
   'POST /api/luna/chat': everyone(400), // Luna answers visitors too (from the docs only)
@@ -177,8 +191,8 @@ const PAYLOADS: Record<string, object> = {
   'POST /v1/verify': { user_id: VICTIM_USER, totp_code: '123456' },
 };
 
-/** Routes that end the caller's session: run after every other route. */
-const ENDS_SESSIONS = new Set(['GET /api/logout']);
+/** Routes that end the caller's session: run after every other route, in this order. */
+const ENDS_SESSIONS = new Set(['POST /api/user/sessions/revoke-others', 'GET /api/logout']);
 
 /**
  * The way to GET admin MFA: the administrator's cookie alone must reach these (status, set-up,
@@ -304,7 +318,7 @@ describeEachDialect('permission matrix: every route × every caller', (dialect) 
   it('answers every caller as the matrix says, on every route', async () => {
     const failures: string[] = [];
     const routes = Object.keys(MATRIX).filter((r) => registered().includes(r));
-    const ordered = [...routes.filter((r) => !ENDS_SESSIONS.has(r)), ...routes.filter((r) => ENDS_SESSIONS.has(r))];
+    const ordered = [...routes.filter((r) => !ENDS_SESSIONS.has(r)), ...[...ENDS_SESSIONS].filter((r) => routes.includes(r))];
     for (const route of ordered) {
       const [method, path] = route.split(' ') as [string, string];
       for (const caller of CALLERS) {

@@ -3,13 +3,26 @@ import { SESSION_HINT_COOKIE } from '@common/contract/auth';
 import { AppError } from './errors';
 
 /** Node's incoming headers as a WHATWG Headers object (what better-auth reads). */
+/**
+ * The header through which better-auth learns the client's address (its `ipAddressHeaders`): set
+ * only by us, from Fastify's `request.ip` (which honours TRUST_PROXY); a client's own is dropped.
+ */
+export const CLIENT_IP_HEADER = 'x-sixdigit-client-ip';
+
 export function toWebHeaders(headers: FastifyRequest['headers']): Headers {
   const out = new Headers();
   for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined) continue;
+    if (value === undefined || name.toLowerCase() === CLIENT_IP_HEADER) continue;
     if (Array.isArray(value)) for (const v of value) out.append(name, v);
     else out.set(name, String(value));
   }
+  return out;
+}
+
+/** The request's headers for a better-auth call that may create a session (it records the address). */
+export function toAuthHeaders(request: FastifyRequest): Headers {
+  const out = toWebHeaders(request.headers);
+  out.set(CLIENT_IP_HEADER, request.ip);
   return out;
 }
 

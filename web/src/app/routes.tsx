@@ -1,7 +1,7 @@
 import { createElement, Suspense, useEffect, useState, type ReactElement } from 'react';
 import { matchPath, Navigate, Route, Routes, useLocation } from 'react-router';
 import { PageSpinner } from '@/components/ui/spinner';
-import { hasSessionHint, useCurrentUser, type CurrentUser } from '@/features/auth/api';
+import { hasSessionHint, SECOND_FACTOR_PATH, secondFactorUrl, useCurrentUser, type CurrentUser } from '@/features/auth/api';
 import { LandingPage } from '@/features/landing/LandingPage';
 import { NotFoundPage } from '@/features/not-found/NotFoundPage';
 import { EnterpriseLayout } from './layout/EnterpriseLayout';
@@ -22,6 +22,7 @@ const pages = {
   AuthenticatorPage: lazyPage(() => import('@/features/authenticator/AuthenticatorPage').then((m) => m.AuthenticatorPage)),
   HomePage: lazyPage(() => import('@/features/home/HomePage').then((m) => m.HomePage)),
   AccountTotpPage: lazyPage(() => import('@/features/account-totp/AccountTotpPage').then((m) => m.AccountTotpPage)),
+  SecondFactorPage: lazyPage(() => import('@/features/auth/SecondFactorPage').then((m) => m.SecondFactorPage)),
   BusinessPage: lazyPage(() => import('@/features/business/BusinessPage').then((m) => m.BusinessPage)),
   AddCreditsPage: lazyPage(() => import('@/features/payments/AddCreditsPage').then((m) => m.AddCreditsPage)),
   QrTestPage: lazyPage(() => import('@/features/qr-test/QrTestPage').then((m) => m.QrTestPage)),
@@ -68,6 +69,8 @@ const PUBLIC_ROUTES: PageRoute[] = [
   { path: '/blog/:id', page: pages.BlogPostPage, ownChrome: true },
   { path: '/payment-methods', page: pages.PaymentMethodsPage, ownChrome: true },
   { path: '/contact', page: pages.ContactPage },
+  // The second step of a sign-in (issue 19): reached half signed in, so it is not behind RequireAuth.
+  { path: SECOND_FACTOR_PATH, page: pages.SecondFactorPage },
   { path: '/admin', page: pages.AdminSetupPage },
   { path: '/admin/dashboard', page: pages.AdminDashboardPage },
   { path: '/admin/payments', page: pages.AdminPaymentsPage },
@@ -175,9 +178,12 @@ function MainRoutes() {
   // once: `/` is the landing page (never a bare spinner), public pages render, and protected
   // pages wait in RequireAuth. Only when the session says "signed in" does the app swap in
   // (with a session hint, non-server-rendered pages wait for it: see below).
-  const { user, isLoading } = useCurrentUser();
-  const { pathname } = useLocation();
+  const { user, isLoading, secondFactorRequired } = useCurrentUser();
+  const { pathname, search, hash } = useLocation();
   const signedInReady = useSignedInAppReady(user, pathname);
+
+  // Half signed in: every page waits until the second step is done (or the person signs out).
+  if (secondFactorRequired && pathname !== SECOND_FACTOR_PATH) return <Navigate to={secondFactorUrl(`${pathname}${search}${hash}`)} replace />;
 
   if (user && signedInReady) {
     return (

@@ -9,6 +9,7 @@ import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import type { Config } from '../../config';
 import type { Database, Dialect } from '../../db/types';
+import { CLIENT_IP_HEADER } from '../../lib/http';
 
 export const OIDC_PROVIDER_ID = 'oidc';
 export const ROLES = ['user', 'financial_manager', 'admin'] as const;
@@ -48,6 +49,11 @@ function localSignIn(): BetterAuthPlugin {
       }),
     },
   };
+}
+
+async function hasConfirmedTotp(db: Kysely<Database>, userId: string): Promise<boolean> {
+  const row = await db.selectFrom('account_totp').select('user_id').where('user_id', '=', userId).where('confirmed_at', 'is not', null).executeTakeFirst();
+  return Boolean(row);
 }
 
 function splitName(name: unknown): { firstName: string | null; lastName: string | null } {
@@ -109,9 +115,17 @@ export function buildAuthOptions(config: Config, db: Kysely<Database>, dialect: 
     session: {
       expiresIn: 60 * 60 * 24 * 7,
       updateAge: 60 * 60 * 24,
+      // Issue 19: set when the session is made (databaseHooks below), cleared only by
+      // completeSecondFactor (auth/second-factor.ts); guards.ts refuses such a session everywhere
+      // but the second step. better-auth's own migration adds the column.
+      additionalFields: {
+        secondFactorPending: { type: 'boolean', required: false, defaultValue: false, input: false },
+      },
     },
     account: { accountLinking: { enabled: true, trustedProviders: [OIDC_PROVIDER_ID] } },
     advanced: {
+      // Sessions record the address our own server saw (lib/http.ts toAuthHeaders), for "Signed-in devices".
+      ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
       useSecureCookies: config.isProduction,
       cookiePrefix: 'sixdigit',
       defaultCookieAttributes: { httpOnly: true, sameSite: 'lax', secure: config.isProduction },
@@ -129,6 +143,17 @@ export function buildAuthOptions(config: Config, db: Kysely<Database>, dialect: 
       account: {
         create: { before: async (account: Record<string, unknown>) => ({ data: withoutProviderTokens(account) }) },
         update: { before: async (data: Record<string, unknown>) => ({ data: withoutProviderTokens(data) }) },
+      },
+      session: {
+        create: {
+          // Every way a session is made (OIDC callback, local sign-in, anything added later)
+          // passes here: a person whose account TOTP is confirmed starts half signed in. An
+          // impersonation session is the administrator's and never needs the user's factor.
+          before: async (session: Record<string, unknown>) => {
+            const pending = !session.impersonatedBy && (await hasConfirmedTotp(db, String(session.userId)));
+            return { data: { ...session, secondFactorPending: pending } };
+          },
+        },
       },
       user: {
         create: {
@@ -170,7 +195,7 @@ export type Auth = ReturnType<typeof createAuth>;
 
 /** The endpoint our local sign-in plugin adds (plugins are typed loosely, so it is named here). */
 export interface LocalSignInApi {
-  signInLocal(input: { body: { email: string; name: string }; returnHeaders: true }): Promise<{ headers: Headers }>;
+  signInLocal(input: { body: { email: string; name: string }; headers?: Headers; returnHeaders: true }): Promise<{ headers: Headers }>;
 }
 
 /** The admin plugin's impersonation endpoints, called server-side by features/admin. */

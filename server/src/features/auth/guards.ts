@@ -1,7 +1,11 @@
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../../lib/errors';
 import { toWebHeaders } from '../../lib/http';
+import { touchSession } from '../sessions/repo';
 import { toCurrentUser, type CurrentUser } from './service';
+
+/** How stale a session's "last seen" may get before a request moves it (one write per few minutes). */
+const LAST_SEEN_RESOLUTION_MS = 5 * 60 * 1000;
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -10,8 +14,24 @@ declare module 'fastify' {
     impersonatedBy: string | null;
     /** the sign-in session's id (admin MFA is verified per session) */
     sessionId: string | null;
+    /** the session is half signed in (issue 19); only SECOND_STEP_ROUTES ever see it true */
+    secondFactorPending: boolean;
   }
 }
+
+/**
+ * The only routes a half-signed-in session may reach: the second step itself (a code, a backup
+ * code, a passkey) and sign-out. Everything else answers 401 second_factor_required, enforced
+ * here because every cookie route reads its user through loadCurrentUser.
+ */
+export const SECOND_STEP_ROUTES: ReadonlySet<string> = new Set([
+  'POST /api/auth/second-factor',
+  'POST /api/auth/passkey/options',
+  'POST /api/auth/passkey/verify',
+  'GET /api/logout',
+]);
+
+const routeKey = (request: FastifyRequest) => `${request.method} ${request.routeOptions.url ?? ''}`;
 
 /** Reads the session cookie (if any) once per request. */
 export async function loadCurrentUser(request: FastifyRequest): Promise<CurrentUser | null> {
@@ -19,9 +39,17 @@ export async function loadCurrentUser(request: FastifyRequest): Promise<CurrentU
   const { auth, config } = request.server.ctx;
   const session = await auth.api.getSession({ headers: toWebHeaders(request.headers) });
   if (!session) return null;
+  const { impersonatedBy = null, secondFactorPending } = session.session as { impersonatedBy?: string | null; secondFactorPending?: boolean | number | null };
+  const pending = Boolean(secondFactorPending) && !impersonatedBy;
+  if (pending && !SECOND_STEP_ROUTES.has(routeKey(request))) {
+    throw new AppError('second_factor_required', 'Enter the code from your authenticator app to finish signing in.');
+  }
   request.currentUser = toCurrentUser(session.user, config.adminEmail);
-  request.impersonatedBy = (session.session as { impersonatedBy?: string | null }).impersonatedBy ?? null;
+  request.impersonatedBy = impersonatedBy;
   request.sessionId = session.session.id;
+  request.secondFactorPending = pending;
+  const now = new Date();
+  if (now.getTime() - new Date(session.session.updatedAt).getTime() > LAST_SEEN_RESOLUTION_MS) await touchSession(request.server.ctx.db, session.session.id, now);
   return request.currentUser;
 }
 

@@ -1,3 +1,4 @@
+import { generateCode } from '@common/otpauth';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, describeEachDialect, type TestApp } from '../../../../test/support/db';
@@ -269,6 +270,34 @@ describeEachDialect('OpenID Connect sign-in', (dialect) => {
     expect(callback.headers.get('location')).toMatch(/^\/\?error=access_denied/);
     expect(setsSession(callback)).toBe(false);
     expect((await currentUser(client, stack.base)).status).toBe(401);
+  });
+
+  it('asks for the second factor after the provider when the account TOTP is confirmed (issue 19)', async () => {
+    const { base } = stack;
+    const post = (client: HttpClient, path: string, body: unknown) =>
+      client.fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', origin: base, 'sec-fetch-site': 'same-origin' }, body: JSON.stringify(body) });
+    const first = createHttpClient();
+    await signInThroughProvider(first, base, GRACE, '/totp');
+    const setup = await post(first, '/api/user/setup-totp', {});
+    expect(setup.status).toBe(201);
+    const { secret, backupCodes } = (await setup.json()) as { secret: string; backupCodes: string[] };
+    const code = (offset: number) => generateCode({ type: 'totp', secret, algorithm: 'SHA1', digits: 6, period: 30, counter: null }, Date.now() + offset * 30_000);
+    expect((await post(first, '/api/user/confirm-totp', { code: code(0) })).status).toBe(200);
+
+    // Another browser signs in at the provider: the callback makes a half-signed-in session.
+    const second = createHttpClient();
+    const result = await signInThroughProvider(second, base, GRACE, '/business');
+    expect(result.callback.status).toBe(302);
+    const half = await currentUser(second, base);
+    expect(half.status).toBe(401);
+    expect(half.body).toMatchObject({ error: { code: 'second_factor_required' } });
+    expect((await second.fetch(`${base}/api/business/profile`)).status).toBe(401);
+    expect((await post(second, '/api/auth/second-factor', { code: code(1) })).status).toBe(204);
+    expect(await currentUser(second, base)).toMatchObject({ status: 200, body: { email: 'grace.hopper@example.com' } });
+    // The first browser, the one that turned it on, stays signed in; turning it on signed out no one else here.
+    expect((await currentUser(first, base)).status).toBe(200);
+    // Leave Grace as the other tests expect her: no second factor.
+    expect((await post(first, '/api/user/disable-totp', { backupCode: backupCodes[0] })).status).toBe(200);
   });
 
   it('never shows the local sign-in form once an issuer is configured', async () => {

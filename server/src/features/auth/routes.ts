@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { AuthUser } from '@common/contract/auth';
 import { z } from 'zod';
 import { AppError, envelope } from '../../lib/errors';
-import { forwardSetCookies, sessionHintCookie, toWebHeaders } from '../../lib/http';
+import { forwardSetCookies, sessionHintCookie, toAuthHeaders, toWebHeaders } from '../../lib/http';
 import { SESSION_HINT_COOKIE } from '@common/contract/auth';
 import { OIDC_PROVIDER_ID, type LocalSignInApi } from './auth';
 import { currentImpersonation, endForSignOut } from '../admin/impersonation-service';
@@ -39,7 +39,7 @@ export const AUTH_LIBRARY_ROUTES = [{ method: 'GET', url: '/api/auth/callback/:p
 async function forwardToAuth(request: FastifyRequest, reply: FastifyReply) {
   const { auth } = request.server.ctx;
   const url = new URL(request.url, `${request.protocol}://${request.host}`);
-  const response = await auth.handler(new Request(url, { method: request.method, headers: toWebHeaders(request.headers) }));
+  const response = await auth.handler(new Request(url, { method: request.method, headers: toAuthHeaders(request) }));
   if (response.status >= 400) {
     const body = (await response.json().catch(() => ({}))) as { code?: unknown; message?: unknown };
     const code = typeof body.code === 'string' && /^[A-Z_]{1,64}$/.test(body.code) ? body.code.toLowerCase() : 'bad_request';
@@ -106,6 +106,8 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
         }
         const { headers } = await (auth.api as unknown as LocalSignInApi).signInLocal({
           body: { email: valid.data.email, name: valid.data.name },
+          // The session records the browser and address ("Signed-in devices").
+          headers: toAuthHeaders(request),
           returnHeaders: true,
         });
         forwardSetCookies(headers, reply);

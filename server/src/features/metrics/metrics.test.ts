@@ -1,3 +1,4 @@
+import { generateCode } from '@common/otpauth';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, describeEachDialect, testConfig, type TestDatabase } from '../../../../test/support/db';
@@ -191,6 +192,23 @@ describeEachDialect('no secret reaches the logs or the metrics', (dialect) => {
     secrets.push(madeUpKey);
     expect((await verify({ user_id: userId, totp_code: code }, madeUpKey)).statusCode).toBe(401);
     expect((await verify({ user_id: userId, totp_code: code, backup_code: backupCodes[1]! })).statusCode).toBe(400);
+
+    // The account TOTP as a second factor (issue 19): its secret, backup codes and every code typed.
+    const setup = await call(h.app, 'POST', '/api/user/setup-totp', signInCookie, undefined, SAME_SITE);
+    expect(setup.statusCode).toBe(201);
+    const account = setup.json() as { secret: string; backupCodes: string[] };
+    secrets.push(account.secret, ...account.backupCodes, ...account.backupCodes.map((c) => c.replace('-', '')));
+    const confirmCode = totpCode(account.secret);
+    const nextCode = generateCode({ type: 'totp', secret: account.secret, algorithm: 'SHA1', digits: 6, period: 30, counter: null }, Date.now() + 30_000);
+    const wrongSecond = wrongCode(account.secret);
+    secrets.push(confirmCode, nextCode, wrongSecond);
+    expect((await call(h.app, 'POST', '/api/user/confirm-totp', signInCookie, { code: confirmCode }, SAME_SITE)).statusCode).toBe(200);
+    const half = await signIn(h.app, email, 'Leak Tester');
+    expect((await call(h.app, 'POST', '/api/auth/second-factor', half, { code: wrongSecond }, SAME_SITE)).statusCode).toBe(400);
+    expect((await call(h.app, 'POST', '/api/auth/second-factor', half, { code: nextCode }, SAME_SITE)).statusCode).toBe(204);
+    const half2 = await signIn(h.app, email, 'Leak Tester');
+    expect((await call(h.app, 'POST', '/api/auth/second-factor', half2, { backupCode: account.backupCodes[0] }, SAME_SITE)).statusCode).toBe(204);
+    expect((await call(h.app, 'POST', '/api/user/check-totp', half2, { code: wrongSecond }, SAME_SITE)).json()).toEqual({ matches: false });
 
     expect(await new WebhookWorker(h.ctx, { sender: createSender({ timeoutMs: 2_000, allowPrivate: true }), logger: h.app.log }).runOnce()).toBeGreaterThan(0);
     const metrics = await scrape(h.app, `Bearer ${TOKEN}`);

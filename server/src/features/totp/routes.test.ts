@@ -40,7 +40,7 @@ describeEachDialect('account TOTP routes', (dialect) => {
     const cookie = await signInFresh(t.app, email);
     const res = await status(cookie);
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ configured: false, email, configuredAt: null, backupCodesLeft: 0 });
+    expect(res.json()).toEqual({ configured: false, pending: false, email, protectedSince: null, lastUsedAt: null, backupCodesLeft: 0 });
     const code = await current(cookie);
     expect(code.statusCode).toBe(404);
     expect(code.json().error).toMatchObject({ code: 'not_found', message: 'Account TOTP is not set up yet.' });
@@ -71,7 +71,8 @@ describeEachDialect('account TOTP routes', (dialect) => {
     const png = Buffer.from(body.qrCode.split(',')[1], 'base64');
     expect(await readQrCodes(png)).toEqual([body.otpauthUri]);
 
-    expect((await status(cookie)).json()).toMatchObject({ configured: true, email, configuredAt: expect.any(String), backupCodesLeft: 10 });
+    // Pending until the first code confirms it (second-factor.test.ts): it protects nothing yet.
+    expect((await status(cookie)).json()).toEqual({ configured: false, pending: true, email, protectedSince: null, lastUsedAt: null, backupCodesLeft: 10 });
 
     // At rest: the secret encrypted and bound to this user, the backup codes as keyed hashes.
     const userId = await userIdOf(email);
@@ -88,18 +89,13 @@ describeEachDialect('account TOTP routes', (dialect) => {
     expect(audit.map((a) => a.action)).toContain('account_totp.setup');
   });
 
-  it('refuses a second setup (409) unless {reset: true}, which replaces secret and backup codes', async () => {
+  it('replaces a pending setup (secret and backup codes); refuses once it is confirmed (409), even with {reset: true}', async () => {
     const email = uniqueEmail('reset');
     const cookie = await signInFresh(t.app, email);
     const first = (await setup(cookie)).json();
-    const again = await setup(cookie);
-    expect(again.statusCode).toBe(409);
-    expect(again.json().error.message).toMatch(/already set up/);
-    expect((await setup(cookie, { reset: false })).statusCode).toBe(409);
-
-    const reset = await setup(cookie, { reset: true });
-    expect(reset.statusCode).toBe(201);
-    const second = reset.json();
+    const again = await setup(cookie, { reset: true });
+    expect(again.statusCode).toBe(201);
+    const second = again.json();
     expect(second.secret).not.toBe(first.secret);
     expect(second.backupCodes).not.toEqual(first.backupCodes);
     const userId = await userIdOf(email);
@@ -110,12 +106,27 @@ describeEachDialect('account TOTP routes', (dialect) => {
     const code = (await current(cookie)).json().code;
     expect([generateCode(account, before), generateCode(account, Date.now())]).toContain(code);
     expect((await listAuditEntries(t.ctx.db, { subjectId: userId })).map((a) => a.action)).toContain('account_totp.reset');
+
+    const confirmed = await call({ method: 'POST', url: '/api/user/confirm-totp', cookie, payload: { code: generateCode(account, Date.now()) } });
+    expect(confirmed.statusCode).toBe(200);
+    for (const payload of [undefined, { reset: true }]) {
+      const refused = await setup(cookie, payload);
+      expect(refused.statusCode).toBe(409);
+      expect(refused.json().error.message).toMatch(/already protects sign-in/);
+    }
   });
 
-  it('two setups at once: exactly one wins, the other answers 409', async () => {
-    const cookie = await signInFresh(t.app, uniqueEmail('race'));
+  it('setups at once leave one row, whose secret one of them answered', async () => {
+    const email = uniqueEmail('race');
+    const cookie = await signInFresh(t.app, email);
     const results = await Promise.all([setup(cookie), setup(cookie), setup(cookie)]);
-    expect(results.map((r) => r.statusCode).sort()).toEqual([201, 409, 409]);
+    for (const r of results) expect([201, 409]).toContain(r.statusCode);
+    const secrets = results.filter((r) => r.statusCode === 201).map((r) => r.json().secret as string);
+    expect(secrets.length).toBeGreaterThan(0);
+    const userId = await userIdOf(email);
+    const rows = await t.ctx.db.selectFrom('account_totp').select('secret_enc').where('user_id', '=', userId).execute();
+    expect(rows).toHaveLength(1);
+    expect(secrets).toContain(t.ctx.secrets.decrypt(rows[0]!.secret_enc, `account_totp:${userId}`));
   });
 
   it('generates the current code with its expiry (RFC 6238, equal to the secret’s code)', async () => {
@@ -165,7 +176,7 @@ describeEachDialect('account TOTP routes', (dialect) => {
     expect((await current(other)).statusCode).toBe(200);
   });
 
-  it('hides the secret and codes from an administrator impersonating the user (403)', async () => {
+  it('hides the secret, codes and status from an administrator impersonating the user (403)', async () => {
     const email = uniqueEmail('imp');
     const cookie = await signInFresh(t.app, email);
     await setup(cookie);
@@ -175,6 +186,8 @@ describeEachDialect('account TOTP routes', (dialect) => {
       expect(res.statusCode).toBe(403);
       expect(res.json().error).toMatchObject({ code: 'impersonation_forbidden', message: expect.stringContaining('while impersonating a user') });
     }
-    expect((await status(cookie)).json()).toMatchObject({ configured: true, email });
+    const refused = await status(cookie);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().error.message).toMatch(/not available while impersonating/);
   });
 });

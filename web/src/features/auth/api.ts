@@ -3,6 +3,7 @@ import { loadLastUser, saveLastUser, wipeOfflineDataIfAny } from '@/features/aut
 import { ApiError, apiGet } from '@/lib/api';
 import { currentPath } from '@/lib/navigation';
 import { SESSION_HINT_COOKIE, type AuthUser } from '@common/contract/auth';
+import { SECOND_FACTOR_REQUIRED } from '@common/contract/second-factor';
 
 export type { UserRole } from '@common/contract/auth';
 
@@ -18,6 +19,19 @@ export const LOGOUT_URL = '/api/logout';
 /** Where sign-in starts; after it the server sends the browser back to `returnTo`. */
 export function loginUrl(returnTo: string = currentPath()): string {
   return `/api/login?returnTo=${encodeURIComponent(returnTo)}`;
+}
+
+/** Where a half-signed-in session finishes signing in (issue 19). */
+export const SECOND_FACTOR_PATH = '/sign-in/second-factor';
+
+/** The second-step page, coming back to `returnTo` afterwards. */
+export function secondFactorUrl(returnTo: string = currentPath()): string {
+  return returnTo === '/' || returnTo.startsWith(SECOND_FACTOR_PATH) ? SECOND_FACTOR_PATH : `${SECOND_FACTOR_PATH}?returnTo=${encodeURIComponent(returnTo)}`;
+}
+
+/** True for the server's "signed in, but the second step is still to do" answer (401 second_factor_required). */
+export function isSecondFactorRequired(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 401 && error.code === SECOND_FACTOR_REQUIRED;
 }
 
 /** The marketing pages: the same for everyone, so a visitor without a session needs no session call. */
@@ -61,7 +75,8 @@ export async function fetchCurrentUser({
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) {
       await wipeOfflineDataIfAny();
-      if (!wasSignedIn) return null;
+      // Half signed in: not "signed out" — the app sends the person to the second step.
+      if (!wasSignedIn && !isSecondFactorRequired(error)) return null;
     } else if (!(error instanceof ApiError) && !signal?.aborted) {
       const lastUser = await loadLastUser<CurrentUser>().catch(() => null);
       if (lastUser) return lastUser;
@@ -84,6 +99,8 @@ export function useCurrentUser() {
     ...query,
     user: query.data ?? null,
     isAuthenticated: Boolean(query.data),
+    /** the session waits for its second step (a code, a backup code or a passkey) */
+    secondFactorRequired: isSecondFactorRequired(query.error),
   };
 }
 

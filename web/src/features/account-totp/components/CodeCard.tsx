@@ -119,7 +119,7 @@ function CodeView({ code, remaining, period, onRefresh, refreshing }: CodeViewPr
       <CardHeader className="flex flex-row flex-wrap items-center justify-between gap-2">
         <div className="space-y-1">
           <CardTitle>Current code</CardTitle>
-          <CardDescription>Enter it where Sixdigit asks for your authenticator code.</CardDescription>
+          <CardDescription>Your authenticator app should show the same code now.</CardDescription>
         </div>
         <Badge
           variant={urgent ? 'destructive' : 'secondary'}

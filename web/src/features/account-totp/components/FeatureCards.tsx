@@ -15,7 +15,7 @@ const FEATURES = [
   {
     icon: LifeBuoy,
     title: 'Backup codes',
-    text: 'Ten one-time backup codes get you in if you lose your phone. Reset TOTP for a fresh set.',
+    text: 'Ten one-time backup codes get you in if you lose your phone. Make a fresh set any time with a code from your app.',
   },
 ];
 

@@ -5,8 +5,8 @@ import { Spinner } from '@/components/ui/spinner';
 
 const STEPS = [
   { icon: QrCode, text: 'Scan a QR code with your authenticator app (or type the secret)' },
-  { icon: KeyRound, text: 'Save 10 one-time backup codes, shown once' },
-  { icon: Smartphone, text: 'Use the 6-digit code from your phone whenever Sixdigit asks' },
+  { icon: Smartphone, text: 'Confirm with the first code your phone shows: only then does it protect your sign-in' },
+  { icon: KeyRound, text: 'Save 10 one-time backup codes (download, copy or print), shown once' },
 ];
 
 /** Not configured yet: what setting up does, and the Setup TOTP button. */
@@ -19,7 +19,7 @@ export function SetupIntro({ onSetup, pending }: { onSetup: () => void; pending:
         </span>
         <CardTitle className="text-xl">TOTP is not set up yet</CardTitle>
         <CardDescription className="text-base">
-          Protect your Sixdigit account with a time-based one-time password from an authenticator app.
+          Protect your sign-in with a second step: after Google (or your usual sign-in), Sixdigit asks for the code from your authenticator app.
         </CardDescription>
       </CardHeader>
       <CardContent className="space-y-6">
