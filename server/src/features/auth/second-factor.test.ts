@@ -305,7 +305,7 @@ describeEachDialect('second factor at sign-in', (dialect) => {
     ];
     for (const [method, url, payload] of routes) {
       const res = await t.app.inject({ method: method as 'GET', url, headers: { cookie, ...ORIGIN }, ...(payload ? { payload } : {}) } as InjectOptions);
-      expect({ url, status: res.statusCode, code: res.json().error?.code }).toEqual({ url, status: 403, code: 'forbidden' });
+      expect({ url, status: res.statusCode, code: res.json().error?.code }).toEqual({ url, status: 403, code: 'impersonation_forbidden' });
     }
     expect((await get(t.app, '/api/user/totp-status', me.cookie)).json()).toMatchObject({ configured: true, backupCodesLeft: 10 });
   });

@@ -50,7 +50,7 @@ export async function accountTotpRoutes(app: FastifyInstance): Promise<void> {
     service.check(ctx, request.currentUser!, request.body.code),
   );
 
-  r.post('/api/user/totp-backup-codes', { ...proofRoute, schema: { body: TotpProofBody, response: { 200: NewBackupCodes } } }, async (request, reply) =>
+  r.post('/api/user/totp-backup-codes', { ...proofRoute, config: { ...proofRoute.config, carriesSecret: true }, schema: { body: TotpProofBody, response: { 200: NewBackupCodes } } }, async (request, reply) =>
     reply.header('cache-control', 'no-store').send(await service.regenerateBackupCodes(ctx, request.currentUser!, request.sessionId!, request.body)),
   );
 
