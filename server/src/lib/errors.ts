@@ -9,6 +9,7 @@ export const ERROR_STATUS = {
   invalid_text: 400,
   invalid_signature: 400,
   invalid_code: 400,
+  passkey_rejected: 400,
   unauthorized: 401,
   insufficient_credits: 402,
   forbidden: 403,

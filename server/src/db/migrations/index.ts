@@ -10,6 +10,7 @@ import * as m20261124100200 from './20261124100200_business_suspension';
 import * as m20261124200000 from './20261124200000_contact';
 import * as m20261125020000 from './20261125020000_webhook_fairness';
 import * as m20261125030000 from './20261125030000_payment_utr_per_business';
+import * as m20261125200000 from './20261125200000_passkeys_webauthn';
 
 /** Every migration, by name; names sort in the order they run. Add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   '20261124200000_contact': m20261124200000,
   '20261125020000_webhook_fairness': m20261125020000,
   '20261125030000_payment_utr_per_business': m20261125030000,
+  '20261125200000_passkeys_webauthn': m20261125200000,
 };
