@@ -83,6 +83,9 @@ const MATRIX: Record<string, Row> = {
   'GET /api/auth/user': session(200),
   'GET /api/auth/callback/:providerId': everyone(302), // no OIDC in tests: back to the app with an error
   'GET /api/logout': everyone(302), // run last: it ends the sessions
+  // passkey sign-in needs no session (the second step uses one); never while impersonating
+  'POST /api/auth/passkey/options': { ...everyone(200), admin_impersonating: 403 },
+  'POST /api/auth/passkey/verify': { ...everyone(400), admin_impersonating: 403 }, // {} is not an assertion
 
   // the business dashboard
   'POST /api/business/create': session(400), // {} has no company name: validation, after the session check
@@ -135,6 +138,12 @@ const MATRIX: Record<string, Row> = {
   'POST /api/user/generate-totp-code': session(400, { admin_impersonating: 403 }),
   'POST /api/user/scan-qr': session('4xx'), // {} is not an upload (415 before anything else)
   'GET /api/user/notices': session(200),
+  // passkeys: the person's own way in, never an impersonator's
+  'GET /api/user/passkeys': session(200, { admin_impersonating: 403 }),
+  'POST /api/user/passkeys/registration-options': session(200, { admin_impersonating: 403 }),
+  'POST /api/user/passkeys': session(400, { admin_impersonating: 403 }),
+  'PATCH /api/user/passkeys/:id': session(400, { admin_impersonating: 403 }),
+  'DELETE /api/user/passkeys/:id': session(404, { admin_impersonating: 403 }),
   'POST /api/user/notices/:id/read': session(404),
 
   // support

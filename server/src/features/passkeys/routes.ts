@@ -86,13 +86,19 @@ async function passkeySignInRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const ctx = app.ctx;
   const secure = ctx.config.isProduction;
+  const sessions = new WeakMap<FastifyRequest, Awaited<ReturnType<typeof rawSession>>>();
+  // Before the body is read: an impersonating administrator learns nothing from validation.
+  app.addHook('onRequest', async (request) => {
+    const session = await rawSession(request);
+    if (session?.impersonatedBy) throw new AppError('forbidden', IMPERSONATING);
+    sessions.set(request, session);
+  });
 
   r.post(
     '/api/auth/passkey/options',
     { config: { rateLimit: SIGN_IN_RATE_LIMIT }, schema: { body: EmptyBody, response: { 200: AuthenticationOptions } } },
     async (request, reply) => {
-      const session = await rawSession(request);
-      if (session?.impersonatedBy) throw new AppError('forbidden', IMPERSONATING);
+      const session = sessions.get(request) ?? null;
       reply.header('cache-control', 'no-store');
       if (session) return reply.send(await service.signInOptions(ctx, { sessionId: session.id, userId: session.userId }));
       const ceremonyId = service.newCeremonyId();
@@ -106,8 +112,7 @@ async function passkeySignInRoutes(app: FastifyInstance): Promise<void> {
     { config: { rateLimit: SIGN_IN_RATE_LIMIT }, schema: { body: PasskeyAssertionBody, response: { 200: PasskeySignedIn } } },
     async (request, reply) => {
       const response = request.body.response as unknown as AuthenticationResponseJSON;
-      const session = await rawSession(request);
-      if (session?.impersonatedBy) throw new AppError('forbidden', IMPERSONATING);
+      const session = sessions.get(request) ?? null;
       reply.header('cache-control', 'no-store');
       if (session) {
         // The second step: this session's own ceremony, and a passkey of this session's person.
