@@ -6,6 +6,7 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { toast } from '@/components/ui/use-toast';
 import { useClockSkew } from '@/lib/server-clock';
 import { useDocumentTitle } from '@/lib/use-document-title';
+import { PasskeysCard } from '@/features/passkeys/PasskeysCard';
 import { isAlreadyConfigured, useSetupTotp, useTotpStatus, type TotpSetupResult } from './api';
 import { CodeCard } from './components/CodeCard';
 import { FeatureCards } from './components/FeatureCards';
@@ -107,6 +108,7 @@ export function AccountTotpPage() {
           <ResetDialog open={resetOpen} onOpenChange={setResetOpen} onConfirm={() => runSetup(true)} pending={setup.isPending} />
         </>
       )}
+      <PasskeysCard />
     </div>
   );
 }
