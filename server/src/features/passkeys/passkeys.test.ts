@@ -252,6 +252,11 @@ describeEachDialect('passkeys', (dialect) => {
     });
   });
 
+  it('is offered on the sign-in page, keeping where to come back to', async () => {
+    const res = await get(t.app, '/api/login?returnTo=%2Fbusiness');
+    expect(res.body).toContain('href="/sign-in/passkey?returnTo=%2Fbusiness">Sign in with a passkey</a>');
+  });
+
   describe('the second step of an existing session', () => {
     it("completes with the session's own passkey, and refuses another person's", async () => {
       const alice = await signIn(t.app, 'second-alice@example.com');
