@@ -15,6 +15,7 @@ export const ERROR_STATUS = {
   forbidden: 403,
   forbidden_origin: 403,
   mfa_required: 403,
+  reauthentication_required: 403,
   suspended: 403,
   not_found: 404,
   method_not_allowed: 405,

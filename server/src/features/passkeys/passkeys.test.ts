@@ -138,6 +138,25 @@ describeEachDialect('passkeys', (dialect) => {
     });
   });
 
+  describe('a recent sign-in', () => {
+    it('is needed to add or delete a passkey (an old stolen session cookie cannot plant or remove one)', async () => {
+      const cookie = await signIn(t.app, 'stale@example.com');
+      const { passkey } = (await addPasskey(t, cookie, newAuthenticator())).json();
+      const user = await t.ctx.db.selectFrom('user').select('id').where('email', '=', 'stale@example.com').executeTakeFirstOrThrow();
+      await t.ctx.db.updateTable('session').set({ createdAt: new Date(Date.now() - 16 * 60 * 1000) }).where('userId', '=', user.id).execute();
+
+      const options = await post(t.app, '/api/user/passkeys/registration-options', cookie, {});
+      expect(options.statusCode).toBe(403);
+      expect(options.json().error.code).toBe('reauthentication_required');
+      const removal = await del(t, `/api/user/passkeys/${passkey.id}`, cookie);
+      expect(removal.statusCode).toBe(403);
+      expect(removal.json().error.code).toBe('reauthentication_required');
+      expect((await get(t.app, '/api/user/passkeys', cookie)).json().passkeys).toHaveLength(1);
+      // Renaming changes no way in: allowed.
+      expect((await patch(t, `/api/user/passkeys/${passkey.id}`, cookie, { name: 'Renamed' })).statusCode).toBe(200);
+    });
+  });
+
   describe('rename and delete', () => {
     it("renames and deletes one's own passkey; another person's is 404", async () => {
       const owner = await signIn(t.app, 'rename@example.com');

@@ -95,6 +95,12 @@ export async function recordUse(db: Executor, id: string, previousCounter: numbe
   return Number(result.numUpdatedRows) > 0;
 }
 
+/** When the sign-in session began (better-auth's row). */
+export async function sessionCreatedAt(db: Executor, sessionId: string): Promise<Date | null> {
+  const row = await db.selectFrom('session').select('createdAt').where('id', '=', sessionId).executeTakeFirst();
+  return row ? toDate(row.createdAt) : null;
+}
+
 // --- challenges ------------------------------------------------------------------------------
 
 export type ChallengePurpose = 'register' | 'sign_in' | 'admin_mfa';

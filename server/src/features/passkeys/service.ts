@@ -23,6 +23,11 @@ export const MAX_PASSKEYS_PER_USER = 20;
 /** The random id that binds a signed-out sign-in ceremony to the browser that began it. */
 export const CEREMONY_COOKIE = 'sixdigit_passkey_ceremony';
 const RP_NAME = 'Sixdigit';
+/**
+ * Adding or deleting a passkey needs a sign-in this recent: a stolen session cookie, once it is
+ * older, cannot plant a passkey of its own (lasting access) or delete the owner's.
+ */
+export const RECENT_SIGN_IN_MS = 15 * 60 * 1000;
 
 /** The relying party is the main site (PUBLIC_URL): its host is the RP ID, its origin the one accepted. */
 export function relyingParty(ctx: AppContext): { rpID: string; origin: string } {
@@ -66,12 +71,20 @@ async function newChallenge(ctx: AppContext, purpose: repo.ChallengePurpose, bin
 
 // --- the signed-in person's passkeys ----------------------------------------------------------
 
+async function requireRecentSignIn(ctx: AppContext, sessionId: string, now: Date): Promise<void> {
+  const createdAt = await repo.sessionCreatedAt(ctx.db, sessionId);
+  if (!createdAt || now.getTime() - createdAt.getTime() > RECENT_SIGN_IN_MS) {
+    throw new AppError('reauthentication_required', 'For your safety, sign in again (within the last 15 minutes) to add or delete a passkey.');
+  }
+}
+
 export async function list(ctx: AppContext, user: CurrentUser): Promise<Passkey[]> {
   return (await repo.listForUser(ctx.db, user.id)).map(toView);
 }
 
 /** Options to create a discoverable passkey with user verification, asking for PRF. */
 export async function registrationOptions(ctx: AppContext, user: CurrentUser, sessionId: string, now = new Date()): Promise<RegistrationOptions> {
+  await requireRecentSignIn(ctx, sessionId, now);
   const existing = await repo.listForUser(ctx.db, user.id);
   if (existing.length >= MAX_PASSKEYS_PER_USER) throw new AppError('conflict', `You already have ${MAX_PASSKEYS_PER_USER} passkeys. Delete one first.`);
   const { rpID } = relyingParty(ctx);
@@ -138,6 +151,8 @@ export async function rename(ctx: AppContext, user: CurrentUser, id: string, nam
 }
 
 export async function remove(ctx: AppContext, user: CurrentUser, sessionId: string, id: string, now = new Date()): Promise<PasskeyRemoved> {
+  if (!(await repo.findForUser(ctx.db, user.id, id))) throw new AppError('not_found', 'No such passkey.');
+  await requireRecentSignIn(ctx, sessionId, now);
   const removed = await ctx.db.transaction().execute(async (trx) => {
     const row = await repo.findForUser(trx, user.id, id);
     if (!row || !(await repo.remove(trx, user.id, id))) return false;

@@ -10,7 +10,9 @@ import { Label } from '@/components/ui/label';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/components/ui/use-toast';
+import { loginUrl } from '@/features/auth/api';
 import { formatDate, timeAgo } from '@/features/business/format';
+import { ApiError } from '@/lib/api';
 import { isCancelled, passkeyErrorMessage, useAddPasskey, useDeletePasskey, usePasskeys, useRenamePasskey, type Passkey } from './api';
 
 /** A first name for a new passkey: what kind of device this is, which the person can change. */
@@ -24,6 +26,9 @@ function suggestedName(): string {
   if (/Linux/.test(ua)) return 'Linux computer';
   return 'My passkey';
 }
+
+/** The server wants a recent sign-in before a passkey is added or deleted. */
+const needsSignIn = (error: unknown) => error instanceof ApiError && error.code === 'reauthentication_required';
 
 const sessionsNote = (ended: number) => (ended > 0 ? ` ${ended} other signed-in ${ended === 1 ? 'session was' : 'sessions were'} signed out.` : '');
 
@@ -116,7 +121,17 @@ export function PasskeysCard() {
           {error && (
             <p id={`${nameId}-error`} role="alert" className={`flex items-start gap-2 text-sm ${isCancelled(add.error) ? 'text-muted-foreground' : 'text-destructive'}`}>
               <TriangleAlert className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
-              {error}
+              <span>
+                {error}
+                {needsSignIn(add.error) && (
+                  <>
+                    {' '}
+                    <a className="font-medium underline" href={loginUrl()}>
+                      Sign in again
+                    </a>
+                  </>
+                )}
+              </span>
             </p>
           )}
         </form>
