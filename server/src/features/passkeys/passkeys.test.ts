@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, adminWithFreshMfa, get, oathtoolCode, ORIGIN, post } from '../../../../test/support/admin';
 import { createTestApp, describeEachDialect, signIn, type TestApp } from '../../../../test/support/db';
 import { SoftAuthenticator } from '../../../../test/support/webauthn';
+import { buildApp } from '../../app';
+import { createContext } from '../../context';
 import { CEREMONY_COOKIE } from './service';
 
 const RP_ID = new URL(ORIGIN).hostname;
@@ -260,6 +262,23 @@ describeEachDialect('passkeys', (dialect) => {
       const same = await passkeySignIn(t, authenticator, { counter: stored });
       expect(same.verify.statusCode).toBe(400);
       expect((await passkeySignIn(t, authenticator)).verify.statusCode).toBe(200);
+    });
+
+    it('finishes on another instance a ceremony begun on this one (the challenge lives in the database)', async () => {
+      const cookie = await signIn(t.app, 'two-instances@example.com');
+      const authenticator = newAuthenticator();
+      await addPasskey(t, cookie, authenticator);
+      // A second server over the same database: its own connections, nothing shared in memory.
+      const other = createContext(t.ctx.config);
+      const appB = await buildApp(other);
+      try {
+        const options = await post(t.app, '/api/auth/passkey/options', undefined, {});
+        const verify = await post(appB, '/api/auth/passkey/verify', withCookies(undefined, options), { response: await authenticator.assert(options.json()) });
+        expect(verify.statusCode, verify.body).toBe(200);
+        expect((await get(t.app, '/api/auth/user', withCookies(undefined, verify))).statusCode).toBe(200);
+      } finally {
+        await appB.close();
+      }
     });
 
     it('refuses an assertion made for another site (phishing origin)', async () => {

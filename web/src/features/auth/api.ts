@@ -20,8 +20,11 @@ export function loginUrl(returnTo: string = currentPath()): string {
   return `/api/login?returnTo=${encodeURIComponent(returnTo)}`;
 }
 
-/** The marketing pages: the same for everyone, so a visitor without a session needs no session call. */
-const MARKETING_PATH = /^\/(?:blog(?:\/[^/]+)?|payment-methods|contact)?\/?$/;
+/**
+ * The marketing pages (and the passkey sign-in page): the same for everyone, so a visitor without
+ * a session needs no session call.
+ */
+const MARKETING_PATH = /^\/(?:blog(?:\/[^/]+)?|payment-methods|contact|sign-in\/passkey)?\/?$/;
 
 /** Whether the server's session hint cookie (common/contract/auth.ts) is present. */
 export function hasSessionHint(): boolean {
