@@ -28,6 +28,7 @@ import { financialRoutes } from './features/financial/routes';
 import { healthRoutes } from './features/health/routes';
 import { lunaRoutes } from './features/luna/routes';
 import { installMetrics } from './features/metrics/routes';
+import { passkeyRoutes } from './features/passkeys/routes';
 import { paymentMethodsRoutes } from './features/payments/methods-routes';
 import { paymentRoutes, razorpayWebhookRoutes } from './features/payments/routes';
 import { siteRoutes } from './features/site/routes';
@@ -210,6 +211,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
 
   await app.register(healthRoutes);
   await app.register(authRoutes);
+  await app.register(passkeyRoutes);
   await app.register(businessRoutes);
   await app.register(webhookRoutes);
   await app.register(paymentRoutes);

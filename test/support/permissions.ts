@@ -70,6 +70,8 @@ export const ADMIN_ROUTES: Record<string, Record<AdminCaller, Expected>> = {
   'POST /api/admin/mfa/setup': IDENTITY_ONLY,
   'POST /api/admin/mfa/confirm': IDENTITY_ONLY,
   'POST /api/admin/mfa/verify': IDENTITY_ONLY,
+  'POST /api/admin/mfa/passkey/options': IDENTITY_ONLY,
+  'POST /api/admin/mfa/passkey/verify': IDENTITY_ONLY,
   // The way back from an impersonation: any signed-in session; only an impersonating one succeeds.
   'POST /api/admin/impersonation/stop': { ...IDENTITY_ONLY, user: 409, financial_manager: 409, admin_without_mfa: 409, admin_mfa_31_minutes_old: 409, admin_with_mfa: 409, admin_impersonating: 200 },
   'POST /api/admin/impersonation/start': FULL_GUARD,

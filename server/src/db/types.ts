@@ -388,6 +388,33 @@ export interface ContactMessageTable {
   closed_at: Timestamp | null;
 }
 
+export interface PasskeyTable {
+  id: string;
+  user_id: string;
+  name: string;
+  credential_id: string;
+  public_key: string;
+  /** bigint on PostgreSQL (a string when read) */
+  counter: ColumnType<number | string, number, number>;
+  /** JSON array text */
+  transports: string;
+  device_type: string;
+  backed_up: Bool;
+  prf_supported: Bool;
+  created_at: Timestamp;
+  last_used_at: Timestamp | null;
+}
+
+export interface WebauthnChallengeTable {
+  challenge: string;
+  purpose: string;
+  user_id: string | null;
+  session_id: string | null;
+  ceremony_id: string | null;
+  expires_at: Timestamp;
+  created_at: Timestamp;
+}
+
 export interface Database {
   user: UserTable;
   session: SessionTable;
@@ -419,6 +446,8 @@ export interface Database {
   user_notice: UserNoticeTable;
   service_heartbeat: ServiceHeartbeatTable;
   contact_message: ContactMessageTable;
+  passkey: PasskeyTable;
+  webauthn_challenge: WebauthnChallengeTable;
 }
 
 export type Dialect = 'sqlite' | 'postgres';

@@ -84,6 +84,9 @@ const MATRIX: Record<string, Row> = {
   'GET /api/auth/user': session(200),
   'GET /api/auth/callback/:providerId': everyone(302), // no OIDC in tests: back to the app with an error
   'GET /api/logout': everyone(302), // run last: it ends the sessions
+  // passkey sign-in needs no session (the second step uses one); never while impersonating
+  'POST /api/auth/passkey/options': { ...everyone(200), admin_impersonating: 403 },
+  'POST /api/auth/passkey/verify': { ...everyone(400), admin_impersonating: 403 }, // {} is not an assertion
 
   // the business dashboard
   // {} has no company name: validation, after the session check; never while impersonating (the answer holds the new key)
@@ -152,6 +155,12 @@ const MATRIX: Record<string, Row> = {
   // signs that session out just before its turn: 401 is the proof it worked.
   'POST /api/user/sessions/revoke-others': session(200, { admin_impersonating: 403, admin_with_mfa: 401 }),
   // ── end of issue 19 ──
+  // passkeys: the person's own way in, never an impersonator's
+  'GET /api/user/passkeys': session(200, { admin_impersonating: 403 }),
+  'POST /api/user/passkeys/registration-options': session(200, { admin_impersonating: 403 }),
+  'POST /api/user/passkeys': session(400, { admin_impersonating: 403 }),
+  'PATCH /api/user/passkeys/:id': session(400, { admin_impersonating: 403 }),
+  'DELETE /api/user/passkeys/:id': session(404, { admin_impersonating: 403 }),
 
   // support
   'POST /api/luna/chat': everyone(400), // Luna answers visitors too (from the docs only)

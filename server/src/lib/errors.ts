@@ -10,6 +10,7 @@ export const ERROR_STATUS = {
   invalid_signature: 400,
   invalid_code: 400,
   replayed: 400,
+  passkey_rejected: 400,
   unauthorized: 401,
   second_factor_required: 401,
   insufficient_credits: 402,
@@ -20,6 +21,7 @@ export const ERROR_STATUS = {
   enrolment_code_invalid: 403,
   /** what an administrator acting as someone may not do (secrets, payments, admin tools, the user's notices) */
   impersonation_forbidden: 403,
+  reauthentication_required: 403,
   suspended: 403,
   not_found: 404,
   method_not_allowed: 405,

@@ -35,6 +35,7 @@ const pages = {
   AdminRolesPage: lazyPage(() => import('@/features/admin/AdminRolesPage').then((m) => m.AdminRolesPage)),
   AdminAuditPage: lazyPage(() => import('@/features/admin/AdminAuditPage').then((m) => m.AdminAuditPage)),
   AdminBusinessesPage: lazyPage(() => import('@/features/admin/AdminBusinessesPage').then((m) => m.AdminBusinessesPage)),
+  PasskeySignInPage: lazyPage(() => import('@/features/passkeys/PasskeySignInPage').then((m) => m.PasskeySignInPage)),
   BlogListPage: lazyPage(() => import('@/features/blog').then((m) => m.BlogListPage)),
   BlogPostPage: lazyPage(() => import('@/features/blog').then((m) => m.BlogPostPage)),
   PaymentMethodsPage: lazyPage(() => import('@/features/payment-methods/PaymentMethodsPage').then((m) => m.PaymentMethodsPage)),
@@ -71,6 +72,7 @@ const PUBLIC_ROUTES: PageRoute[] = [
   { path: '/contact', page: pages.ContactPage },
   // The second step of a sign-in (issue 19): reached half signed in, so it is not behind RequireAuth.
   { path: SECOND_FACTOR_PATH, page: pages.SecondFactorPage },
+  { path: '/sign-in/passkey', page: pages.PasskeySignInPage },
   { path: '/admin', page: pages.AdminSetupPage },
   { path: '/admin/dashboard', page: pages.AdminDashboardPage },
   { path: '/admin/payments', page: pages.AdminPaymentsPage },

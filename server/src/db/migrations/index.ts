@@ -13,6 +13,7 @@ import * as m20261125030000 from './20261125030000_payment_utr_per_business';
 import * as m20261125100000 from './20261125100000_admin_enrol_enrolment_code';
 import * as m20261125100100 from './20261125100100_desk_impersonation_one_live';
 import * as m20261125100200 from './20261125100200_second_factor_account_totp';
+import * as m20261125200000 from './20261125200000_passkeys_webauthn';
 
 /** Every migration, by name; names sort in the order they run. Add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   '20261125100000_admin_enrol_enrolment_code': m20261125100000,
   '20261125100100_desk_impersonation_one_live': m20261125100100,
   '20261125100200_second_factor_account_totp': m20261125100200,
+  '20261125200000_passkeys_webauthn': m20261125200000,
 };

@@ -189,6 +189,39 @@ export async function verify(ctx: AppContext, user: CurrentUser, sessionId: stri
 }
 
 /**
+ * A passkey instead of the code (user verification required): `assert` checks the assertion and
+ * throws an AppError when it is refused. The same 5-in-15-minutes limit as codes, counted in the
+ * same table, and the same mark on this session as a code leaves.
+ */
+export async function verifyWithPasskey(ctx: AppContext, user: CurrentUser, sessionId: string, assert: (trx: Transaction<Database>) => Promise<unknown>, now = new Date()) {
+  const outcome = await ctx.db.transaction().execute(async (trx) => {
+    await repo.lockMfa(trx, user.id);
+    const row = await repo.findMfa(trx, user.id);
+    if (!row?.confirmedAt) throw new AppError('conflict', 'MFA is not configured yet: set it up first.');
+    const failures = await repo.failedAttemptsSince(trx, user.id, new Date(now.getTime() - MFA_FAILURE_WINDOW_MS));
+    if (failures.length >= MFA_MAX_FAILURES) {
+      return { kind: 'throttled' as const, retryAfter: Math.max(1, Math.ceil((failures[0]!.getTime() + MFA_FAILURE_WINDOW_MS - now.getTime()) / 1000)) };
+    }
+    try {
+      await assert(trx);
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      await repo.insertFailedAttempt(trx, newId('mfa'), user.id, now);
+      await insertAuditEntry(trx, { actorUserId: user.id, actorLabel: user.email, action: 'admin.mfa_failed', subjectType: 'user', subjectId: user.id, details: { via: 'passkey' } }, now);
+      return { kind: 'refused' as const, error: err };
+    }
+    await repo.markSessionVerified(trx, sessionId, user.id, now);
+    await insertAuditEntry(trx, { actorUserId: user.id, actorLabel: user.email, action: 'admin.mfa_verified', subjectType: 'user', subjectId: user.id, details: { via: 'passkey' } }, now);
+    return { kind: 'ok' as const };
+  });
+  if (outcome.kind === 'throttled') {
+    throw new AppError('too_many_attempts', `Too many failed attempts. Try again in ${Math.ceil(outcome.retryAfter / 60)} min.`, { 'retry-after': String(outcome.retryAfter) });
+  }
+  if (outcome.kind === 'refused') throw outcome.error;
+  return { mfaVerified: true as const, verifiedUntil: new Date(now.getTime() + MFA_VALIDITY_MS).toISOString() };
+}
+
+/**
  * For an operator whose administrator lost the device (`npm run cli -- admin:mfa-reset`). The next
  * setup needs a new enrolment code: any code issued before the reset stops working.
  */

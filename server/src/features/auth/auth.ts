@@ -56,6 +56,30 @@ async function hasConfirmedTotp(db: Kysely<Database>, userId: string): Promise<b
   return Boolean(row);
 }
 
+const passkeySessionBody = z.object({ userId: z.string().min(1).max(64) });
+
+/**
+ * Starts a session for a person whose passkey our own route has just verified (features/passkeys):
+ * the same session row and cookies as any other sign-in. Server-only: never on the HTTP router, so
+ * it is reachable only after that verification.
+ */
+function passkeySession(): BetterAuthPlugin {
+  return {
+    id: 'passkey-session',
+    endpoints: {
+      startPasskeySession: createAuthEndpoint.serverOnly({ method: 'POST', body: passkeySessionBody }, async (ctx) => {
+        const user = await ctx.context.internalAdapter.findUserById(ctx.body.userId);
+        if (!user) throw new APIError('NOT_FOUND', { message: 'no such user' });
+        // The admin plugin's session hook refuses banned users here, as for any sign-in.
+        const session = await ctx.context.internalAdapter.createSession(user.id);
+        if (!session) throw new APIError('INTERNAL_SERVER_ERROR', { message: 'could not create a session' });
+        await setSessionCookie(ctx, { session, user });
+        return ctx.json({ sessionId: session.id });
+      }),
+    },
+  };
+}
+
 function splitName(name: unknown): { firstName: string | null; lastName: string | null } {
   const parts = typeof name === 'string' ? name.trim().split(/\s+/).filter(Boolean) : [];
   return { firstName: parts[0] ?? null, lastName: parts.slice(1).join(' ') || null };
@@ -66,6 +90,7 @@ export function buildAuthOptions(config: Config, db: Kysely<Database>, dialect: 
     // Only ever called server-side from our own routes (its HTTP endpoints are not routed): our
     // impersonation uses its session swap, time-boxed to 30 minutes.
     admin({ defaultRole: 'user', adminRoles: ['admin'], impersonationSessionDuration: 30 * 60 }),
+    passkeySession(),
   ];
   if (config.oidc) {
     const oidc = config.oidc;
@@ -196,6 +221,11 @@ export type Auth = ReturnType<typeof createAuth>;
 /** The endpoint our local sign-in plugin adds (plugins are typed loosely, so it is named here). */
 export interface LocalSignInApi {
   signInLocal(input: { body: { email: string; name: string }; headers?: Headers; returnHeaders: true }): Promise<{ headers: Headers }>;
+}
+
+/** The passkey session endpoint (server-only), called by features/passkeys after a verified assertion. */
+export interface PasskeySessionApi {
+  startPasskeySession(input: { body: { userId: string }; headers: Headers; returnHeaders: true }): Promise<{ headers: Headers; response: { sessionId: string } }>;
 }
 
 /** The admin plugin's impersonation endpoints, called server-side by features/admin. */

@@ -11,12 +11,15 @@ const STYLE = `<style>
   input { width: 100%; box-sizing: border-box; font: inherit; padding: 10px 12px; border: 1px solid #d4d4d8; border-radius: 8px; }
   input:focus-visible, button:focus-visible { outline: 2px solid #4f46e5; outline-offset: 2px; }
   button { margin-top: 20px; width: 100%; font: inherit; font-weight: 600; padding: 10px 12px; border: 0; border-radius: 8px; background: #4f46e5; color: #fff; cursor: pointer; }
+  .alt { display: block; margin-top: 12px; text-align: center; font-weight: 600; padding: 10px 12px; border: 1px solid #d4d4d8; border-radius: 8px; color: inherit; text-decoration: none; }
+  .alt:focus-visible { outline: 2px solid #4f46e5; outline-offset: 2px; }
   .error { color: #b91c1c; background: #fef2f2; border: 1px solid #fecaca; border-radius: 8px; padding: 8px 12px; }
 </style>`;
 
 /**
  * The development sign-in form, shown by /api/login when no OpenID Connect issuer is configured.
- * Plain HTML with no script so it works before the web app is built.
+ * Plain HTML with no script so it works before the web app is built (and our CSP allows no inline
+ * script): "Sign in with a passkey" links to the web app's page that runs the WebAuthn ceremony.
  */
 export function renderLocalSignInPage(options: { returnTo: string; error?: string; email?: string; name?: string }): string {
   const error = options.error
@@ -44,6 +47,7 @@ ${STYLE}
     <input id="name" name="name" type="text" required autocomplete="name" maxlength="120" value="${escapeHtml(options.name ?? '')}">
     <button type="submit">Sign in</button>
   </form>
+  <a class="alt" href="/sign-in/passkey?returnTo=${encodeURIComponent(options.returnTo)}">Sign in with a passkey</a>
 </main>
 </body>
 </html>`;

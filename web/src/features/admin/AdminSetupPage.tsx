@@ -28,6 +28,7 @@ import { useCopy } from '@/lib/use-copy';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { useMfaConfirm, useMfaSetup, useMfaStatus, useMfaVerify, type MfaSetup, type MfaStatus } from './api';
 import { GateCard } from '@/components/GateCard';
+import { AdminMfaPasskeyButton } from '@/features/passkeys/AdminMfaPasskeyButton';
 import { SixDigitInput, useCountdown } from './components/AdminShell';
 
 export const ADMIN_TOOLS = [
@@ -381,6 +382,7 @@ function VerifyCard({ expired }: { expired: boolean }) {
             </Button>
           </div>
         </form>
+        <AdminMfaPasskeyButton />
       </CardContent>
     </Card>
   );

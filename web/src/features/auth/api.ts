@@ -34,8 +34,11 @@ export function isSecondFactorRequired(error: unknown): boolean {
   return error instanceof ApiError && error.status === 401 && error.code === SECOND_FACTOR_REQUIRED;
 }
 
-/** The marketing pages: the same for everyone, so a visitor without a session needs no session call. */
-const MARKETING_PATH = /^\/(?:blog(?:\/[^/]+)?|payment-methods|contact)?\/?$/;
+/**
+ * The marketing pages (and the passkey sign-in page): the same for everyone, so a visitor without
+ * a session needs no session call.
+ */
+const MARKETING_PATH = /^\/(?:blog(?:\/[^/]+)?|payment-methods|contact|sign-in\/passkey)?\/?$/;
 
 /** Whether the server's session hint cookie (common/contract/auth.ts) is present. */
 export function hasSessionHint(): boolean {
