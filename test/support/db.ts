@@ -101,11 +101,20 @@ export async function createTestApp(dialect: Dialect, env: Record<string, string
   };
 }
 
-/** Signs in through the local development sign-in and returns the session cookie header. */
+let signInClient = 0;
+
+/**
+ * Signs in through the local development sign-in and returns the session cookie header. Each call
+ * comes from its own address (198.18.0.0/15, the benchmarking range): test users are different
+ * people, and a suite that signs in dozens of them must not meet the per-address sign-in limit,
+ * which `auth/rate-limit.test.ts` tests on its own.
+ */
 export async function signIn(app: FastifyInstance, email: string, name = 'Test User'): Promise<string> {
+  signInClient += 1;
   const res = await app.inject({
     method: 'POST',
     url: '/api/login/local',
+    remoteAddress: `198.18.${(signInClient >> 8) & 255}.${signInClient & 255}`,
     payload: new URLSearchParams({ email, name }).toString(),
     headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin' },
   });
