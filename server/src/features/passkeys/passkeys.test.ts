@@ -394,4 +394,48 @@ describeEachDialect('passkeys', (dialect) => {
       expect((await post(t.app, '/api/admin/mfa/passkey/options', undefined, {})).statusCode).toBe(401);
     });
   });
+  describe('with the account TOTP protecting sign-in (the seam with features/auth/second-factor.ts)', () => {
+    /** A person with a passkey and a confirmed account TOTP; a new sign-in of theirs is half signed in. */
+    async function protectedPerson() {
+      const email = `totp-passkey-${Math.random().toString(36).slice(2, 10)}@example.com`;
+      const cookie = await signIn(t.app, email, 'Totp Passkey');
+      const authenticator = newAuthenticator();
+      expect((await addPasskey(t, cookie, authenticator)).statusCode).toBe(201);
+      const { secret } = (await post(t.app, '/api/user/setup-totp', cookie, {})).json();
+      expect((await post(t.app, '/api/user/confirm-totp', cookie, { code: oathtoolCode(secret) })).statusCode).toBe(200);
+      return { email, authenticator };
+    }
+
+    it('a passkey completes the second step of a half-signed-in session, and only its own person’s passkey does', async () => {
+      const { email, authenticator } = await protectedPerson();
+      const half = await signIn(t.app, email, 'Totp Passkey');
+      expect((await get(t.app, '/api/auth/user', half)).json().error.code).toBe('second_factor_required');
+
+      // Someone else's passkey, on this person's half-signed-in session: refused, still half signed in.
+      const stranger = await signIn(t.app, `stranger-${Math.random().toString(36).slice(2, 8)}@example.com`, 'Stranger');
+      const strangerKey = newAuthenticator();
+      expect((await addPasskey(t, stranger, strangerKey)).statusCode).toBe(201);
+      const options = await post(t.app, '/api/auth/passkey/options', half, {});
+      expect(options.statusCode).toBe(200);
+      const foreign = await post(t.app, '/api/auth/passkey/verify', half, { response: await strangerKey.assert(options.json()) });
+      expect(foreign.statusCode).toBe(403);
+      expect((await get(t.app, '/api/auth/user', half)).statusCode).toBe(401);
+
+      const again = await post(t.app, '/api/auth/passkey/options', half, {});
+      const own = await post(t.app, '/api/auth/passkey/verify', half, { response: await authenticator.assert(again.json()) });
+      expect(own.statusCode, own.body).toBe(200);
+      expect(own.json()).toMatchObject({ signedIn: true, secondStep: true });
+      expect((await get(t.app, '/api/auth/user', half)).json().email).toBe(email);
+    });
+
+    it('a signed-out passkey sign-in is both factors: the new session is complete at once', async () => {
+      const { email, authenticator } = await protectedPerson();
+      const { ceremony, verify } = await passkeySignIn(t, authenticator);
+      expect(verify.statusCode, verify.body).toBe(200);
+      const session = withCookies(ceremony, verify);
+      const me = await get(t.app, '/api/auth/user', session);
+      expect(me.statusCode, me.body).toBe(200);
+      expect(me.json().email).toBe(email);
+    });
+  });
 });
