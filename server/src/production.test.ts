@@ -94,11 +94,15 @@ describeEachDialect('production mode', (dialect) => {
     expect(res.headers['x-powered-by']).toBeUndefined();
   });
 
-  it('offers no local sign-in: /api/login goes to the identity provider and the local form is gone', async () => {
-    const login = await t.app.inject({ method: 'GET', url: '/api/login', headers: HOST });
-    expect(login.statusCode).toBe(302);
-    expect(new URL(String(login.headers.location)).origin).toBe(new URL(provider.issuer).origin);
+  it('offers no local sign-in: /api/login offers the identity provider and a passkey, and the local form is gone', async () => {
+    const login = await t.app.inject({ method: 'GET', url: '/api/login?returnTo=/business', headers: HOST });
+    expect(login.statusCode).toBe(200);
     expect(login.body).not.toContain('Local sign-in');
+    expect(login.body).toContain('href="/api/login/oidc?returnTo=%2Fbusiness"');
+    expect(login.body).toContain('href="/sign-in/passkey?returnTo=%2Fbusiness"');
+    const oidc = await t.app.inject({ method: 'GET', url: '/api/login/oidc', headers: HOST });
+    expect(oidc.statusCode).toBe(302);
+    expect(new URL(String(oidc.headers.location)).origin).toBe(new URL(provider.issuer).origin);
     const local = await t.app.inject({
       method: 'POST',
       url: '/api/login/local',
@@ -112,7 +116,7 @@ describeEachDialect('production mode', (dialect) => {
   });
 
   it('sets Secure, HttpOnly, SameSite cookies (__Secure- prefixed) through the real sign-in', async () => {
-    const login = await t.app.inject({ method: 'GET', url: '/api/login?returnTo=/business', headers: HOST });
+    const login = await t.app.inject({ method: 'GET', url: '/api/login/oidc?returnTo=/business', headers: HOST });
     const stateCookies = login.cookies;
     expect(stateCookies.length).toBeGreaterThan(0);
     for (const c of stateCookies) expect(c, c.name).toMatchObject({ secure: true, httpOnly: true, sameSite: 'Lax' });

@@ -55,6 +55,36 @@ ${STYLE}
 
 
 /**
+ * /api/login with an identity provider configured: its button, and "Sign in with a passkey" (the
+ * web app's page runs the WebAuthn ceremony; our CSP allows no inline script here). One click more
+ * than a straight redirect, so that a person with a passkey never needs the provider at all.
+ */
+export function renderSignInChooserPage(options: { returnTo: string; providerName: string }): string {
+  const returnTo = encodeURIComponent(options.returnTo);
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Sign in · Sixdigit</title>
+${STYLE}
+<style>
+  .primary { display: block; margin-top: 8px; text-align: center; font-weight: 600; padding: 10px 12px; border-radius: 8px; background: #4f46e5; color: #fff; text-decoration: none; }
+  .primary:focus-visible { outline: 2px solid #4f46e5; outline-offset: 2px; }
+</style>
+</head>
+<body>
+<main class="card">
+  <h1>Sign in to Sixdigit</h1>
+  <p>Use your ${escapeHtml(options.providerName)} account, or a passkey you added on your account security page.</p>
+  <a class="primary" href="/api/login/oidc?returnTo=${returnTo}">Continue with ${escapeHtml(options.providerName)}</a>
+  <a class="alt" href="/sign-in/passkey?returnTo=${returnTo}">Sign in with a passkey</a>
+</main>
+</body>
+</html>`;
+}
+
+/**
  * Shown when GET /api/logout was opened from another site: the link stays a link (SPEC), but
  * only a click on our own page (Sec-Fetch-Site: same-origin) signs out.
  */

@@ -7,7 +7,7 @@ import { signInAtProvider, startOidcProvider, type OidcTestUser, type TestOidcPr
 
 /**
  * The real OpenID Connect authorization code flow, over HTTP, against a real provider
- * (`oidc-provider`): our /api/login → the provider's authorization endpoint (found by discovery)
+ * (`oidc-provider`): our /api/login/oidc (the chooser's provider button) → the provider's authorization endpoint (found by discovery)
  * → login and consent there → better-auth's callback → a session cookie → /api/auth/user.
  */
 
@@ -72,9 +72,9 @@ interface SignInResult {
   sessionCookie: ReturnType<typeof parseSetCookie> | undefined;
 }
 
-/** One browser's whole sign-in: /api/login → provider → app callback (not followed further). */
+/** One browser's whole sign-in: /api/login/oidc → provider → app callback (not followed further). */
 async function signInThroughProvider(client: HttpClient, base: string, user: OidcTestUser, returnTo = '/business'): Promise<SignInResult> {
-  const login = await client.fetch(`${base}/api/login?returnTo=${encodeURIComponent(returnTo)}`);
+  const login = await client.fetch(`${base}/api/login/oidc?returnTo=${encodeURIComponent(returnTo)}`);
   expect(login.status).toBe(302);
   const authorizationUrl = new URL(login.headers.get('location')!);
   const callbackUrl = await signInAtProvider(client, authorizationUrl.href, user.sub);
@@ -109,7 +109,7 @@ describeEachDialect('OpenID Connect sign-in', (dialect) => {
     const { base, provider } = stack;
     const client = createHttpClient();
 
-    const login = await client.fetch(`${base}/api/login?returnTo=/business`);
+    const login = await client.fetch(`${base}/api/login/oidc?returnTo=/business`);
     expect(login.status).toBe(302);
     expect(login.headers.get('cache-control')).toBe('no-store');
     const authorizationUrl = new URL(login.headers.get('location')!);
@@ -226,7 +226,7 @@ describeEachDialect('OpenID Connect sign-in', (dialect) => {
 
   it('creates no session when the state on the callback was tampered with', async () => {
     const client = createHttpClient();
-    const login = await client.fetch(`${stack.base}/api/login?returnTo=/business`);
+    const login = await client.fetch(`${stack.base}/api/login/oidc?returnTo=/business`);
     const callbackUrl = await signInAtProvider(client, login.headers.get('location')!, GRACE.sub);
     const state = callbackUrl.searchParams.get('state')!;
     const tampered = new URL(callbackUrl);
@@ -250,7 +250,7 @@ describeEachDialect('OpenID Connect sign-in', (dialect) => {
 
   it('creates no session when the user cancels at the provider', async () => {
     const client = createHttpClient();
-    const login = await client.fetch(`${stack.base}/api/login?returnTo=/business`);
+    const login = await client.fetch(`${stack.base}/api/login/oidc?returnTo=/business`);
     const atProvider = await client.fetch(login.headers.get('location')!);
     expect(atProvider.status).toBe(303);
     const interaction = new URL(atProvider.headers.get('location')!, stack.provider.issuer);
@@ -302,7 +302,7 @@ describeEachDialect('OpenID Connect sign-in', (dialect) => {
 
   it('never shows the local sign-in form once an issuer is configured', async () => {
     const client = createHttpClient();
-    const login = await client.fetch(`${stack.base}/api/login?returnTo=/totp`);
+    const login = await client.fetch(`${stack.base}/api/login/oidc?returnTo=/totp`);
     expect(login.status).toBe(302);
     expect(new URL(login.headers.get('location')!).origin).toBe(stack.provider.issuer);
     expect(await login.text()).not.toContain('Development only');
@@ -336,7 +336,7 @@ describeEachDialect('OpenID Connect sign-in', (dialect) => {
     it('sets a Secure, httpOnly, SameSite=Lax session cookie', async () => {
       expect(prod.t.ctx.config.isProduction).toBe(true);
       const client = createHttpClient();
-      const login = await client.fetch(`${prod.base}/api/login?returnTo=/business`);
+      const login = await client.fetch(`${prod.base}/api/login/oidc?returnTo=/business`);
       expect(login.status).toBe(302);
       const stateCookie = login.headers.getSetCookie().map(parseSetCookie).find((c) => c.name.endsWith('sixdigit.state'));
       expect(stateCookie?.secure).toBe(true);

@@ -9,7 +9,7 @@ import { OIDC_PROVIDER_ID, type LocalSignInApi } from './auth';
 import { currentImpersonation, endForSignOut } from '../admin/impersonation-service';
 import { loadCurrentUser } from './guards';
 import { isCrossSiteNavigation } from './csrf';
-import { renderLocalSignInPage, renderSignOutConfirmPage } from './local-sign-in-page';
+import { renderLocalSignInPage, renderSignInChooserPage, renderSignOutConfirmPage } from './local-sign-in-page';
 import { safeReturnPath } from './service';
 
 const SIGN_IN_RATE_LIMIT = { max: 30, timeWindow: '1 minute' };
@@ -67,19 +67,32 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request, reply) => {
       const returnTo = returnPathFor(request, request.query.returnTo);
-      if (localSignInEnabled) {
-        return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(renderLocalSignInPage({ returnTo }));
-      }
-      const { headers, response } = await auth.api.signInSocial({
-        body: { provider: OIDC_PROVIDER_ID, callbackURL: returnTo, errorCallbackURL: '/', disableRedirect: true },
-        headers: toWebHeaders(request.headers),
-        returnHeaders: true,
-      });
-      if (!response.url) throw new AppError('service_unavailable', 'The sign-in provider did not answer.');
-      forwardSetCookies(headers, reply);
-      return reply.header('cache-control', 'no-store').redirect(response.url, 302);
+      const page = localSignInEnabled ? renderLocalSignInPage({ returnTo }) : renderSignInChooserPage({ returnTo, providerName: config.oidc!.providerName });
+      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(page);
     },
   );
+
+  if (!localSignInEnabled) {
+    // The identity provider's leg, one click away on /api/login beside "Sign in with a passkey".
+    r.get(
+      '/api/login/oidc',
+      {
+        config: { rateLimit: SIGN_IN_RATE_LIMIT },
+        schema: { querystring: z.object({ returnTo: z.string().max(2048).optional() }) },
+      },
+      async (request, reply) => {
+        const returnTo = safeReturnPath(request.query.returnTo);
+        const { headers, response } = await auth.api.signInSocial({
+          body: { provider: OIDC_PROVIDER_ID, callbackURL: returnTo, errorCallbackURL: '/', disableRedirect: true },
+          headers: toWebHeaders(request.headers),
+          returnHeaders: true,
+        });
+        if (!response.url) throw new AppError('service_unavailable', 'The sign-in provider did not answer.');
+        forwardSetCookies(headers, reply);
+        return reply.header('cache-control', 'no-store').redirect(response.url, 302);
+      },
+    );
+  }
 
   if (localSignInEnabled) {
     r.post(
