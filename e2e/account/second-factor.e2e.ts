@@ -36,7 +36,7 @@ describe('the account TOTP as a second factor (issue 19)', () => {
     // Configured: no live code; the devices list marks this one.
     await page.getByTestId('totp-configured').waitFor();
     expect(await page.getByTestId('code-card').count()).toBe(0);
-    await page.getByText('This device').waitFor();
+    await page.getByTestId('device').getByText('This device').waitFor();
     await h.screenshot(page, '3-protected');
     await expectNoSeriousA11yViolations(page, { label: '3-protected' });
 
@@ -75,7 +75,7 @@ describe('the account TOTP as a second factor (issue 19)', () => {
     // The narrow page holds the same session, now complete: the security page at 390 px.
     await visit(narrow, '/totp');
     await narrow.getByTestId('totp-configured').waitFor();
-    await narrow.getByText('This device').waitFor();
+    await narrow.getByTestId('device').getByText('This device').waitFor();
     await h.screenshot(narrow, '7-security-390');
     await expectNoSeriousA11yViolations(narrow, { label: '7-security-390' });
     await narrow.getByRole('button', { name: 'Turn off' }).click();

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import type { CDPSession, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { expectNoSeriousA11yViolations } from '../support/axe';
+import { issueEnrolmentCode } from '../../server/src/features/admin/mfa-enrolment';
 import { ADMIN_EMAIL, fetchStatus, signInLocally, useE2E, visit } from '../support/harness';
 
 const h = useE2E('passkeys/passkeys');
@@ -128,6 +129,9 @@ describe('passkeys in Chromium (virtual authenticator)', () => {
     await addVirtualAuthenticator(page);
     await visit(page, '/api/login?returnTo=%2Fadmin');
     await signInLocally(page, ADMIN_EMAIL, 'Ada Admin');
+    // The first setup needs the operator's one-time enrolment code (npm run cli -- admin:mfa-enrol-code).
+    const { code } = await issueEnrolmentCode(h.ctx, 'cli:e2e');
+    await page.getByLabel('Enrolment code').fill(code);
     await page.getByRole('button', { name: 'Set up MFA' }).click();
     const secret = (await page.getByTestId('mfa-secret').textContent())!.trim();
     await page.getByLabel('6-digit code').fill(oathtoolCode(secret));

@@ -9,6 +9,7 @@ import { OwnChromeLayout, PublicLayout } from './layout/PublicLayout';
 import { lazyPage, type LazyPage } from './lazy-page';
 import { PageLoadErrorBoundary } from './PageLoadErrorBoundary';
 import { RequireAuth } from './RequireAuth';
+import { publicPageAt } from '@common/public-pages';
 import type { SiteVariant } from './variant';
 
 /*
@@ -164,15 +165,11 @@ export function preloadPageAt(variant: SiteVariant, pathname: string): Promise<v
 
 /**
  * The pages the server renders to HTML for a signed-out visitor: the same for everyone and
- * needing no data from the API, so the first paint needs no script (issue 11, item 7).
+ * needing no data from the API, so the first paint needs no script (issue 11, item 7). Marked
+ * `prerendered` in the one list of public pages (common/public-pages.ts).
  */
-const SERVER_RENDERED: Record<SiteVariant, readonly string[]> = {
-  main: ['/', '/blog', '/blog/:id'],
-  enterprise: ['/', '/pricing'],
-};
-
 export function isServerRenderedPage(variant: SiteVariant, pathname: string): boolean {
-  return SERVER_RENDERED[variant].some((pattern) => matchPath(pattern, pathname));
+  return publicPageAt(variant, pathname)?.prerendered === true;
 }
 
 function MainRoutes() {

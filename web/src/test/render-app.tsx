@@ -42,7 +42,7 @@ export function unauthorizedResponse(): Response {
   });
 }
 
-type Handler = (url: string, init?: RequestInit) => Response | undefined;
+type Handler = (url: string, init?: RequestInit) => Response | Promise<Response | undefined> | undefined;
 
 /** Sets or clears the server's session hint cookie, as sign-in and sign-out do. */
 export function setSessionHint(present: boolean) {
@@ -57,7 +57,7 @@ export function stubServer(user: CurrentUser | null, extra?: Handler) {
   setSessionHint(user !== null);
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-    const answer = extra?.(url, init);
+    const answer = await extra?.(url, init);
     if (answer) return answer;
     if (url === '/api/auth/user') return user ? jsonResponse(200, user) : unauthorizedResponse();
     return jsonResponse(404, { error: { code: 'not_found', message: `No route for ${url}`, request_id: 'req_test' } });

@@ -1,7 +1,6 @@
-import { USD_MICROS_PER_VERIFICATION, formatUsd } from '@common/pricing';
 import { SESSION_HINT_COOKIE } from '@common/contract/auth';
-import { PAYMENT_METHODS_HEAD, SITE_DEFAULT_HEADS } from '@common/site-heads';
-import { BLOG_DESCRIPTION, BLOG_TITLE, articlePageTitle, articlePath, type Article } from '@common/blog';
+import { PUBLIC_PAGES } from '@common/public-pages';
+import { BLOG_DESCRIPTION, articlePageTitle, articlePath, type Article } from '@common/blog';
 import type { FastifyRequest } from 'fastify';
 import type { Config } from '../../config';
 import { escapeHtml } from '../../lib/html';
@@ -28,41 +27,13 @@ export interface PageHead {
   lastModified?: string;
 }
 
-const perVerificationUsd = formatUsd(USD_MICROS_PER_VERIFICATION);
+/** The pages with a head of their own in common/public-pages.ts (articles get theirs below). */
+function staticHeads(variant: SiteVariant): PageHead[] {
+  return PUBLIC_PAGES[variant].flatMap((page) => (page.head ? [{ path: page.pattern, ...page.head, type: 'website' as const }] : []));
+}
 
-const MAIN_PAGES: readonly PageHead[] = [
-  { path: '/', ...SITE_DEFAULT_HEADS.main, type: 'website' },
-  { path: '/blog', title: BLOG_TITLE, description: BLOG_DESCRIPTION, type: 'website' },
-  { path: '/payment-methods', ...PAYMENT_METHODS_HEAD, type: 'website' },
-  {
-    path: '/contact',
-    title: 'Contact support · Sixdigit',
-    description: 'Technical questions answered at once by Luna, payment issues reviewed by our finance team, refunds escalated to an administrator. Get a reference and follow your request.',
-    type: 'website',
-  },
-];
-
-const ENTERPRISE_PAGES: readonly PageHead[] = [
-  { path: '/', ...SITE_DEFAULT_HEADS.enterprise, type: 'website' },
-  {
-    path: '/pricing',
-    title: 'Pricing and ROI calculator · Sixdigit Enterprise',
-    description: `Plans and an ROI calculator: see what ${perVerificationUsd} per verification saves against SMS verification services at your monthly volume.`,
-    type: 'website',
-  },
-  {
-    path: '/docs',
-    title: 'API documentation · Sixdigit Enterprise',
-    description: 'Enrol users and verify TOTP codes with the Sixdigit API: authentication, endpoints, errors and samples in cURL, JavaScript, Python and PHP.',
-    type: 'website',
-  },
-  {
-    path: '/documentation',
-    title: 'API documentation · Sixdigit Enterprise',
-    description: 'Enrol users and verify TOTP codes with the Sixdigit API: authentication, endpoints, errors and samples in cURL, JavaScript, Python and PHP.',
-    type: 'website',
-  },
-];
+const MAIN_PAGES: readonly PageHead[] = staticHeads('main');
+const ENTERPRISE_PAGES: readonly PageHead[] = staticHeads('enterprise');
 
 function articleHead(article: Article): PageHead {
   return {

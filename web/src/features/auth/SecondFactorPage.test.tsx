@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { resetToasts } from '@/components/ui/use-toast';
 import { hardNavigate } from '@/lib/navigation';
 import { jsonResponse, renderApp, stubServer } from '@/test/render-app';
+import { SESSION_HINT_COOKIE } from '@common/contract/auth';
 import { safeReturnTo } from './SecondFactorPage';
 
 vi.mock('@/lib/navigation', async (importOriginal) => ({
@@ -51,6 +52,27 @@ describe('/sign-in/second-factor', () => {
     await user.click(submit);
     await waitFor(() => expect(hardNavigate).toHaveBeenCalledWith('/business'));
     expect(secondStepCalls(fetchMock)).toEqual([{ code: '123456' }]);
+  });
+
+  it('shows once with the session hint cookie set (as after a real sign-in), asking for the session a bounded number of times', async () => {
+    // As in a browser: the session call takes a moment, and the hint cookie is there.
+    const fetchMock = stubServer(null, async (url) => {
+      if (url !== '/api/auth/user') return undefined;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      return envelope(401, 'second_factor_required');
+    });
+    document.cookie = `${SESSION_HINT_COOKIE}=1; path=/`;
+    try {
+      renderApp('/totp');
+      expect(await screen.findByRole('heading', { level: 1, name: 'Finish signing in' })).toBeInTheDocument();
+      // A remount of the page used to refetch the failed session call, whose loading state
+      // unmounted the page again: a loop of 401s behind a spinner.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(screen.getByRole('heading', { level: 1, name: 'Finish signing in' })).toBeInTheDocument();
+      expect(fetchMock.mock.calls.filter(([url]) => String(url) === '/api/auth/user').length).toBeLessThanOrEqual(2);
+    } finally {
+      document.cookie = `${SESSION_HINT_COOKIE}=; path=/; max-age=0`;
+    }
   });
 
   it('says what went wrong: a wrong code, a used one, too many', async () => {

@@ -2,6 +2,7 @@ import { useQuery, type QueryClient } from '@tanstack/react-query';
 import { loadLastUser, saveLastUser, wipeOfflineDataIfAny } from '@/features/authenticator/offline-store';
 import { ApiError, apiGet } from '@/lib/api';
 import { currentPath } from '@/lib/navigation';
+import { publicPageAt } from '@common/public-pages';
 import { SESSION_HINT_COOKIE, type AuthUser } from '@common/contract/auth';
 import { SECOND_FACTOR_REQUIRED } from '@common/contract/second-factor';
 
@@ -34,12 +35,6 @@ export function isSecondFactorRequired(error: unknown): boolean {
   return error instanceof ApiError && error.status === 401 && error.code === SECOND_FACTOR_REQUIRED;
 }
 
-/**
- * The marketing pages (and the passkey sign-in page): the same for everyone, so a visitor without
- * a session needs no session call.
- */
-const MARKETING_PATH = /^\/(?:blog(?:\/[^/]+)?|payment-methods|contact|sign-in\/passkey)?\/?$/;
-
 /** Whether the server's session hint cookie (common/contract/auth.ts) is present. */
 export function hasSessionHint(): boolean {
   return document.cookie.split(';').some((part) => part.trim().startsWith(`${SESSION_HINT_COOKIE}=1`));
@@ -50,7 +45,7 @@ export function hasSessionHint(): boolean {
  * in until now (an ended session must still reach its 401 and the Unauthorized notice).
  */
 export function sessionCallSkippable(wasSignedIn: boolean, pathname: string = window.location.pathname): boolean {
-  return !wasSignedIn && MARKETING_PATH.test(pathname) && !hasSessionHint();
+  return !wasSignedIn && publicPageAt('main', pathname) !== undefined && !hasSessionHint();
 }
 
 /**
@@ -94,6 +89,10 @@ export function useCurrentUser() {
     queryKey: authQueryKeys.currentUser,
     queryFn: ({ client, signal }) => fetchCurrentUser({ wasSignedIn: wasSignedIn(client), signal }),
     retry: false,
+    // Nor when another component starts reading it: refetching a query that failed with no data
+    // puts it back to pending, and MainRoutes shows its spinner while the session loads — which
+    // unmounted the second-step page, whose remount refetched: a loop of 401s, never the page.
+    retryOnMount: false,
     staleTime: 60_000,
     // Notice an ended session when the person comes back to the tab.
     refetchOnWindowFocus: true,
