@@ -11,6 +11,7 @@ import * as m20261124200000 from './20261124200000_contact';
 import * as m20261125020000 from './20261125020000_webhook_fairness';
 import * as m20261125030000 from './20261125030000_payment_utr_per_business';
 import * as m20261125100000 from './20261125100000_admin_enrol_enrolment_code';
+import * as m20261125160000 from './20261125160000_vault_authenticator_vault';
 
 /** Every migration, by name; names sort in the order they run. Add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   '20261125020000_webhook_fairness': m20261125020000,
   '20261125030000_payment_utr_per_business': m20261125030000,
   '20261125100000_admin_enrol_enrolment_code': m20261125100000,
+  '20261125160000_vault_authenticator_vault': m20261125160000,
 };
