@@ -134,6 +134,13 @@ const MATRIX: Record<string, Row> = {
   'DELETE /api/user/totp-accounts/:id': session(404, { admin_impersonating: 403 }),
   'POST /api/user/generate-totp-code': session(400, { admin_impersonating: 403 }),
   'POST /api/user/scan-qr': session('4xx'), // {} is not an upload (415 before anything else)
+  // the end-to-end encrypted vault: ciphertext only, yet never to an impersonator; nobody here has a vault
+  'GET /api/user/vault': session(200, { admin_impersonating: 403 }),
+  'POST /api/user/vault': session(400, { admin_impersonating: 403 }), // {} has no slots
+  'DELETE /api/user/vault': session(404, { admin_impersonating: 403 }),
+  'PUT /api/user/vault/keys': session(400, { admin_impersonating: 403 }),
+  'PUT /api/user/vault/entries/:id': session(400, { admin_impersonating: 403 }),
+  'DELETE /api/user/vault/entries/:id': session(400, { admin_impersonating: 403 }), // no baseVersion
   'GET /api/user/notices': session(200),
   'POST /api/user/notices/:id/read': session(404),
 

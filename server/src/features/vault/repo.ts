@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
+import { SqliteAdapter, type Kysely, type Transaction } from 'kysely';
 import { toDate, toNumber } from '../../db/normalize';
 import type { Database } from '../../db/types';
 
@@ -24,7 +24,7 @@ export interface VaultEntryRow {
 /** `forUpdate` (PostgreSQL) serialises the person's writes; SQLite's one writer already does. */
 export async function findVault(db: Executor, userId: string, forUpdate = false): Promise<VaultRow | undefined> {
   let query = db.selectFrom('vault').selectAll().where('user_id', '=', userId);
-  if (forUpdate) query = query.forUpdate();
+  if (forUpdate && !(db.getExecutor().adapter instanceof SqliteAdapter)) query = query.forUpdate();
   const row = await query.executeTakeFirst();
   return (
     row && {
