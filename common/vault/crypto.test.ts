@@ -60,7 +60,7 @@ describe('vault crypto', () => {
     const v = await makeVault();
     const moved = { ...v.header, vaultId: newVaultId() };
     await expect(openWithPassphrase(moved, 'correct horse battery staple')).rejects.toBeInstanceOf(WrongSecretError);
-    const relabelled = { ...v.header, slots: [{ ...v.header.slots[1]!, kind: 'passphrase' as const, kdf: (v.header.slots[0] as { kdf: never }).kdf }] };
+    const relabelled = { ...v.header, slots: [{ ...v.header.slots[0]!, wrappedKey: v.header.slots[1]!.wrappedKey }] };
     await expect(openWithPassphrase(relabelled, 'correct horse battery staple')).rejects.toBeInstanceOf(WrongSecretError);
   });
 

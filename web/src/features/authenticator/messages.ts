@@ -2,10 +2,11 @@
  * The words of SPEC.md §8 this page shows, as toast title and description. The server and
  * `common/otpauth` write some of them as one "Title: description" string; they are split here.
  */
-import { INVALID_QR_MESSAGE } from '@common/otpauth';
+import { INVALID_QR_MESSAGE, OtpauthError } from '@common/otpauth';
 import type { ToastInput } from '@/components/ui/use-toast';
 import { errorMessage } from '@/lib/api';
-import { isNetworkFailure } from './api';
+import { ImportError, isNetworkFailure } from './api';
+import { OfflineError } from './vault/session';
 
 type Message = Pick<ToastInput, 'title' | 'description' | 'variant'>;
 
@@ -32,4 +33,12 @@ export function scanFailed(error: unknown): Message {
   }
   const message = errorMessage(error, 'QR Scan Failed: Could not read QR code from the image. Please try again or enter details manually.');
   return { variant: 'destructive', ...split(message, 'QR Scan Failed') };
+}
+
+/** A vault write that failed: the shared rules' and the vault's own messages are shown as they are. */
+export function vaultErrorMessage(error: unknown, fallback: string): string {
+  if (error instanceof OtpauthError || error instanceof OfflineError) return error.message;
+  if (error instanceof ImportError) return vaultErrorMessage(error.cause, fallback);
+  if (isNetworkFailure(error)) return 'No connection: the change was not saved. Try again when you are online.';
+  return errorMessage(error, fallback);
 }

@@ -168,6 +168,7 @@ async function getDecrypted<T>(id: string, userId: string | null): Promise<T | n
 }
 
 const accountsId = (userId: string) => `accounts:${userId}`;
+const vaultId = (userId: string) => `vault:${userId}`;
 
 /** Keeps `accounts` as the offline copy for `userId`, replacing the previous copy. */
 export async function saveAccounts<T>(userId: string, accounts: T[]): Promise<void> {
@@ -178,6 +179,23 @@ export async function saveAccounts<T>(userId: string, accounts: T[]): Promise<vo
 export async function loadAccounts<T>(userId: string): Promise<T[] | null> {
   const accounts = await getDecrypted<T[]>(accountsId(userId), userId);
   return Array.isArray(accounts) ? accounts : null;
+}
+
+/**
+ * The vault as the server last sent it (wrapped keys and entry ciphertext: nothing readable
+ * without the passphrase, recovery key or passkey), for unlocking offline. The plaintext copy
+ * that older versions kept (`accounts:`) is deleted as soon as a vault is saved.
+ */
+export async function saveVaultSnapshot<T>(userId: string, snapshot: T): Promise<void> {
+  await putEncrypted(vaultId(userId), userId, snapshot);
+  const db = await openDb();
+  const tx = db.transaction(RECORDS, 'readwrite');
+  tx.objectStore(RECORDS).delete(accountsId(userId));
+  await done(tx);
+}
+
+export async function loadVaultSnapshot<T>(userId: string): Promise<T | null> {
+  return getDecrypted<T>(vaultId(userId), userId);
 }
 
 /**
