@@ -14,6 +14,7 @@ import * as vc from '@common/vault/crypto';
 import { VaultAccount } from '@common/vault/entry';
 import { ApiError, apiGet, apiSend } from '@/lib/api';
 import { loadVaultSnapshot, saveVaultSnapshot } from '../offline-store';
+import { onSignOut } from './sign-out';
 
 export const VAULT_PATH = '/api/user/vault';
 export const LEGACY_ACCOUNTS_PATH = '/api/user/totp-accounts';
@@ -99,6 +100,7 @@ export class VaultSession {
 
   /** First load: the server's vault, or (no network) the copy on this device. */
   load(): Promise<void> {
+    if (this.view.status !== 'loading' && this.view.status !== 'error') return Promise.resolve();
     this.loading ??= this.refresh().finally(() => {
       this.loading = null;
     });
@@ -358,4 +360,12 @@ export function vaultSession(userId: string): VaultSession {
 /** Sign-out and session expiry lock the vault before the page goes. */
 export function lockVault(): void {
   current?.lock();
+}
+
+onSignOut(() => dropVaultSession());
+
+/** Locks and forgets the session entirely (sign-out; tests start each case afresh). */
+export function dropVaultSession(): void {
+  current?.lock();
+  current = null;
 }
