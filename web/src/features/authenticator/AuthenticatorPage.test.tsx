@@ -133,10 +133,6 @@ function calls(fetchMock: ReturnType<typeof serve>, method: string, path: string
   return fetchMock.mock.calls.filter(([url, init]) => String(url).split('?')[0] === path && (init?.method ?? 'GET') === method);
 }
 
-function jsonBody(init: RequestInit | undefined): unknown {
-  return JSON.parse(String(init?.body));
-}
-
 /** The toast viewport (hidden from the accessibility tree while a modal dialog is open). */
 function toastRegion() {
   return screen.getByRole('region', { name: /Notifications/, hidden: true });
