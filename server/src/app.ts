@@ -18,7 +18,6 @@ import { adminRoutes } from './features/admin/routes';
 import { installCsrfGuard } from './features/auth/csrf';
 import { authRoutes } from './features/auth/routes';
 import { userTotpRoutes } from './features/authenticator/routes';
-import { vaultRoutes } from './features/vault/routes';
 import { shareApiKeyInvalidation } from './features/business/api-keys';
 import { businessRoutes } from './features/business/routes';
 import { contactRoutes } from './features/contact/routes';
@@ -210,7 +209,6 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   await app.register(razorpayWebhookRoutes);
   await app.register(financialRoutes);
   await app.register(userTotpRoutes);
-  await app.register(vaultRoutes);
   await app.register(adminMfaRoutes);
   await app.register(adminImpersonationRoutes);
   await app.register(adminRoutes);

@@ -4,6 +4,9 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { adminWithFreshMfa, ORIGIN } from '../../test/support/admin';
 import { everyStoredValue, findNeedles, totpSecretNeedle, type Needle } from '../../test/support/at-rest';
 import { createTestApp, describeEachDialect, signIn, type TestApp } from '../../test/support/db';
+import { PASSPHRASE, newTestVault, vaultAccount } from '../../test/support/vault';
+import { encryptEntry, newEntryId } from '@common/vault/crypto';
+import { storeLegacyAccount } from './features/authenticator/service';
 import { bearer, createBusiness, fund, totpCode, unique } from '../../test/support/verify-api';
 
 /**
@@ -93,7 +96,8 @@ describeEachDialect('no secret a route hands out is readable at rest', (dialect)
     needles.push(webhookSecretNeedle('chosen webhook secret', chosen));
 
     // Account TOTP of a signed-in person (and its reset, which hands out a new set).
-    const person = await signIn(t.app, `${unique('person')}@example.com`, 'Pat Person');
+    const personEmail = `${unique('person')}@example.com`;
+    const person = await signIn(t.app, personEmail, 'Pat Person');
     for (const payload of [undefined, { reset: true }]) {
       const setup = ok(await call({ method: 'POST', url: '/api/user/setup-totp', cookie: person, ...(payload ? { payload } : {}) }), 201);
       needles.push(totpSecretNeedle('account TOTP secret', setup.secret));
@@ -101,14 +105,22 @@ describeEachDialect('no secret a route hands out is readable at rest', (dialect)
       for (const code of setup.backupCodes) needles.push(codeNeedle('account TOTP backup code', code));
     }
 
-    // Personal authenticator accounts added through the plaintext routes (one by hand, one imported).
-    const accountSecret = Array.from(randomBytes(32), (b) => BASE32[b % 32]).join('');
-    ok(await call({ method: 'POST', url: '/api/user/totp-accounts', cookie: person, payload: { accountName: 'bank', issuer: 'Bank', secret: accountSecret } }), 201);
-    needles.push(totpSecretNeedle('authenticator account secret', accountSecret));
-    const importedSecret = Array.from(randomBytes(32), (b) => BASE32[b % 32]).join('');
-    const imported = ok(await call({ method: 'POST', url: '/api/user/totp-accounts/import', cookie: person, payload: { accounts: [{ accountName: 'mail', secret: importedSecret }] } }), 200);
-    expect(imported.added).toHaveLength(1);
-    needles.push(totpSecretNeedle('imported authenticator account secret', importedSecret));
+    // The personal authenticator: an account from before the vault, moved in by the browser,
+    // and one added to the vault afterwards. The server only ever sees their ciphertext.
+    const personId = (await t.ctx.db.selectFrom('user').select('id').where('email', '=', personEmail).executeTakeFirstOrThrow()).id;
+    const legacySecret = Array.from(randomBytes(32), (b) => BASE32[b % 32]).join('');
+    await storeLegacyAccount(t.ctx, personId, { type: 'totp', issuer: 'Bank', accountName: 'bank', secret: legacySecret, algorithm: 'SHA1', digits: 6, period: 30, counter: null });
+    const legacy = ok(await call({ method: 'GET', url: '/api/user/totp-accounts', cookie: person }), 200);
+    const vault = await newTestVault(legacy.map((a: { secret: string }) => vaultAccount(a.secret)), true);
+    ok(await call({ method: 'POST', url: '/api/user/vault', cookie: person, payload: vault.body }), 201);
+    const laterSecret = Array.from(randomBytes(32), (b) => BASE32[b % 32]).join('');
+    const entryId = newEntryId();
+    const ciphertext = await encryptEntry(vault.key, vault.vaultId, entryId, 1, vaultAccount(laterSecret));
+    ok(await call({ method: 'PUT', url: `/api/user/vault/entries/${entryId}`, cookie: person, payload: { baseVersion: 0, ciphertext } }), 200);
+    needles.push(totpSecretNeedle('authenticator account moved into the vault', legacySecret));
+    needles.push(totpSecretNeedle('authenticator account added to the vault', laterSecret));
+    needles.push({ what: 'vault recovery key', text: [vault.recoveryKey, vault.recoveryKey.replace(/-/g, '')], bytes: [] });
+    needles.push({ what: 'vault passphrase', text: [PASSPHRASE], bytes: [] });
 
     // Admin MFA, through the shared helper (it follows whatever enrolment the route requires).
     const admin = await adminWithFreshMfa(t.app);

@@ -7,8 +7,10 @@ import { findNeedles, everyStoredValue, totpSecretNeedle } from '../../../../tes
 import { ORIGIN, signInFresh, uniqueEmail } from '../../../../test/support/authenticator';
 import { createTestApp, describeEachDialect, type TestApp } from '../../../../test/support/db';
 import { PASSPHRASE, newTestVault, vaultAccount } from '../../../../test/support/vault';
+import { storeLegacyAccount } from '../authenticator/service';
 
 const randomSecret = () => base32Encode(randomBytes(20));
+const legacy = (secret: string) => ({ type: 'totp', issuer: 'Legacy', accountName: 'old', secret, algorithm: 'SHA1', digits: 6, period: 30, counter: null }) as const;
 
 /**
  * The end-to-end encrypted vault (issue 20). Attackers: another signed-in person, an
@@ -132,12 +134,13 @@ describeEachDialect('vault routes', (dialect) => {
   });
 
   it('moves the old server-side accounts in: one request stores the vault and deletes them; a failed one deletes nothing', async () => {
-    const cookie = await signInFresh(t.app, uniqueEmail('vault-move'));
+    const email = uniqueEmail('vault-move');
+    const cookie = await signInFresh(t.app, email);
     const secret = randomSecret();
-    expect((await call({ method: 'POST', url: '/api/user/totp-accounts', cookie, payload: { accountName: 'old', issuer: 'Legacy', secret } })).statusCode).toBe(201);
+    await storeLegacyAccount(t.ctx, await userIdOf(email), legacy(secret));
     expect((await state(cookie)).json().legacyAccounts).toBe(1);
-    const legacy = (await call({ method: 'GET', url: '/api/user/totp-accounts', cookie })).json();
-    const v = await newTestVault(legacy.map((a: { secret: string }) => vaultAccount(a.secret)), true);
+    const old = (await call({ method: 'GET', url: '/api/user/totp-accounts', cookie })).json();
+    const v = await newTestVault(old.map((a: { secret: string }) => vaultAccount(a.secret)), true);
     // The tab dies mid-way (here: the request is refused half-written): the old copies stay.
     const broken = await create(cookie, { ...v.body, entries: [...v.body.entries, v.body.entries[0]] });
     expect(broken.statusCode).toBe(400);
@@ -160,10 +163,11 @@ describeEachDialect('vault routes', (dialect) => {
   });
 
   it('holds no vault secret anywhere at rest, and the database plus APP_ENCRYPTION_KEY opens nothing of it', async () => {
-    const cookie = await signInFresh(t.app, uniqueEmail('vault-rest'));
+    const email = uniqueEmail('vault-rest');
+    const cookie = await signInFresh(t.app, email);
     const secrets = [randomSecret(), randomSecret(), randomSecret()];
     // One account moved in from the server-side authenticator, one created with the vault, one added later, one deleted.
-    await call({ method: 'POST', url: '/api/user/totp-accounts', cookie, payload: { accountName: 'old', secret: secrets[0] } });
+    await storeLegacyAccount(t.ctx, await userIdOf(email), legacy(secrets[0]!));
     const v = await newTestVault([vaultAccount(secrets[0]!), vaultAccount(secrets[1]!)], true);
     expect((await create(cookie, v.body)).statusCode).toBe(201);
     const id = newEntryId();
@@ -182,7 +186,7 @@ describeEachDialect('vault routes', (dialect) => {
     for (const row of await t.ctx.db.selectFrom('authenticator_account').selectAll().execute()) {
       opened.push(t.ctx.secrets.decrypt(row.secret_enc, `authenticator_account:${row.user_id}:${row.id}`));
     }
-    const userId = await userIdOf((await t.ctx.db.selectFrom('user').select('email').where('email', 'like', 'vault-rest-%').executeTakeFirstOrThrow()).email);
+    const userId = await userIdOf(email);
     for (const value of (await everyStoredValue(t.ctx)).filter((v) => v.where.startsWith('vault'))) {
       for (const candidate of [value.text, ...value.text.match(/[A-Za-z0-9+/]{40,}={0,2}/g) ?? []]) {
         for (const context of ['', `vault:${userId}`, `vault_entry:${userId}`]) {

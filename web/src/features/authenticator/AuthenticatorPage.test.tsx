@@ -2,12 +2,13 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { HOTP, Secret, TOTP } from 'otpauth';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { toUriList } from '@common/otpauth';
+import { QR_NOT_FOUND_MESSAGE, toMigrationUris, toUriList } from '@common/otpauth';
 import { resetToasts } from '@/components/ui/use-toast';
 import { useClockSkew } from '@/lib/server-clock';
 import { hardNavigate } from '@/lib/navigation';
 import { ada, jsonResponse, renderApp, setSessionHint, unauthorizedResponse } from '@/test/render-app';
-import type { AuthenticatorAccount, ScanResult } from './api';
+import type { AuthenticatorAccount } from './api';
+import { QrScanError } from './qr-pixels';
 import { loadVaultSnapshot, saveVaultSnapshot } from './offline-store';
 import { dropVaultSession, vaultSession } from './vault/session';
 import { fakeVault, type FakeVault } from '@/test/fake-vault';
@@ -52,6 +53,13 @@ vi.mock('qr-scanner', () => ({
       this.onDecode({ data, cornerPoints: [] });
     }
   },
+}));
+
+/** The pixel reader (zxing-wasm on a canvas, which jsdom has not): tests say what the image holds. */
+const qrPixels = vi.hoisted(() => ({ read: null as null | ((file: Blob) => Promise<string[]>) }));
+vi.mock('./qr-pixels', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('./qr-pixels')>()),
+  readQrTexts: vi.fn((file: Blob) => qrPixels.read!(file)),
 }));
 
 vi.mock('qrcode', () => ({ default: { toDataURL: vi.fn(async () => 'data:image/png;base64,AAAA') } }));
@@ -569,36 +577,34 @@ describe('camera and upload', () => {
     expect(within(dialog).getByRole('button', { name: 'Try again' })).toBeInTheDocument();
   });
 
-  it('reads an uploaded image on the server and fills the form ("QR Code Scanned")', async () => {
+  it('reads an uploaded image on this device, sends nothing, and fills the form ("QR Code Scanned")', async () => {
     const user = userEvent.setup();
-    const scanned: ScanResult = {
-      ...account({ issuer: 'Dropbox', accountName: 'ada@example.com' }),
-      source: 'otpauth',
-      accounts: [],
-      skipped: [],
+    const read: Blob[] = [];
+    qrPixels.read = async (file) => {
+      read.push(file);
+      return [`otpauth://totp/Dropbox:ada%40example.com?secret=${SECRET}&issuer=Dropbox`];
     };
-    const fetchMock = await withAccounts([], { 'POST /api/user/scan-qr': () => jsonResponse(200, scanned) });
+    const fetchMock = await withAccounts([]);
+    fetchMock.mockClear();
     renderApp('/');
     const dialog = await openAddDialog(user);
     await user.click(within(dialog).getByRole('tab', { name: 'Upload' }));
     const image = new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47])], 'qr.png', { type: 'image/png' });
     await user.upload(within(dialog).getByLabelText(/Choose an image of a QR code/), image);
     expect(await within(toastRegion()).findByText('QR Code Scanned')).toBeInTheDocument();
-    const body = calls(fetchMock, 'POST', '/api/user/scan-qr')[0]![1]!.body as FormData;
-    expect((body.get('qr-image') as File).name).toBe('qr.png');
+    expect((read[0] as File).name).toBe('qr.png');
+    expect(fetchMock.mock.calls.filter(([, init]) => (init?.method ?? 'GET') !== 'GET')).toEqual([]);
     expect(within(dialog).getByRole('tab', { name: 'Manual' })).toHaveAttribute('aria-selected', 'true');
     expect(within(dialog).getByLabelText(/Issuer/)).toHaveValue('Dropbox');
     expect(within(dialog).getByLabelText(/Secret key/)).toHaveValue(SECRET);
   });
 
-  it('shows the server\'s "QR Scan Failed" message for an unreadable image', async () => {
+  it('says "QR Scan Failed" for an image without a readable QR code', async () => {
     const user = userEvent.setup();
-    await withAccounts([], {
-      'POST /api/user/scan-qr': () =>
-        jsonResponse(422, {
-          error: { code: 'qr_not_found', message: 'QR Scan Failed: Could not read QR code from the image. Please try again or enter details manually.', request_id: 'r' },
-        }),
-    });
+    qrPixels.read = async () => {
+      throw new QrScanError(QR_NOT_FOUND_MESSAGE);
+    };
+    await withAccounts([]);
     renderApp('/');
     const dialog = await openAddDialog(user);
     await user.click(within(dialog).getByRole('tab', { name: 'Upload' }));
@@ -688,29 +694,13 @@ describe('import and export', () => {
     expect(await within(dialog).findByText('Wrong password for this 2FAS backup.')).toBeInTheDocument();
   });
 
-  it('merges Google Authenticator export QR images read by the server', async () => {
+  it('merges Google Authenticator export QR images read on this device', async () => {
     const user = userEvent.setup();
-    const part = (n: number, name: string): ScanResult => {
-      const a = { ...account({ issuer: name, accountName: 'ada' }) };
-      return {
-        ...a,
-        source: 'migration',
-        accounts: [a],
-        skipped: [
-          {
-            label: 'Google Authenticator export',
-            reason: `QR codes ${[1, 2, 3].filter((i) => i !== n).join(', ')} of 3 of this Google Authenticator export are missing: add them to import every account.`,
-          },
-        ],
-      };
-    };
+    // One export of three accounts, split over three QR codes; the person has images of two.
+    const { uris } = toMigrationUris([1, 2, 3].map((n) => { const { id: _id, createdAt: _at, ...otp } = account({ issuer: `Site${n}`, accountName: 'ada' }); return otp; }), { batchSize: 1 });
     let scan = 0;
-    await withAccounts([], {
-      'POST /api/user/scan-qr': () => {
-        scan += 1;
-        return jsonResponse(200, part(scan, `Site${scan}`));
-      },
-    });
+    qrPixels.read = async () => [uris[scan++]!];
+    await withAccounts([]);
     renderApp('/');
     await user.click(await screen.findByRole('button', { name: /Import \/ Export/ }));
     await user.click(await screen.findByRole('menuitem', { name: /Import accounts/ }));

@@ -5,23 +5,21 @@
  */
 import { useMutation } from '@tanstack/react-query';
 import { useCallback, useEffect, useSyncExternalStore } from 'react';
-import type { ImportOutcome, ScanResult } from '@common/contract/authenticator';
+import type { ImportOutcome } from '@common/contract/authenticator';
 import type { AccountInput } from '@common/otpauth';
 import { validateAccount } from '@common/otpauth';
 import { toast } from '@/components/ui/use-toast';
 import { loginUrl } from '@/features/auth/api';
-import { apiSend, isUnauthorized } from '@/lib/api';
+import { isUnauthorized } from '@/lib/api';
 import { hardNavigate } from '@/lib/navigation';
+import { scanQrImage } from './qr-decode';
 import { isNetworkFailure, lockVault, vaultSession, type VaultListAccount } from './vault/session';
 
 export type { AuthenticatorAccount, ImportOutcome, ScanResult } from '@common/contract/authenticator';
-export { isNetworkFailure };
+export { isNetworkFailure, scanQrImage };
 
-export const SCAN_QR_PATH = '/api/user/scan-qr';
-/** The multipart field the server reads the image from. */
-export const QR_IMAGE_FIELD = 'qr-image';
-/** The server's upload limit (server/src/features/authenticator/qr-image.ts). */
-export const MAX_QR_IMAGE_BYTES = 5 * 1024 * 1024;
+/** Larger files are not screenshots or photos of a QR code. */
+export const MAX_QR_IMAGE_BYTES = 15 * 1024 * 1024;
 export const QR_IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/webp'] as const;
 /** How often another device's changes are fetched (only what changed since the last revision). */
 export const VAULT_SYNC_MS = 30_000;
@@ -130,15 +128,9 @@ export function useImportAccounts(userId: string) {
   });
 }
 
-/** POST /api/user/scan-qr: the server reads the QR code(s) of a PNG, JPEG or WebP image. */
-export async function scanQrImage(file: Blob): Promise<ScanResult> {
-  const form = new FormData();
-  form.append(QR_IMAGE_FIELD, file);
-  return apiSend<ScanResult>('POST', SCAN_QR_PATH, form);
-}
-
+/** Reads an image's QR code(s) on this device (`qr-decode.ts`); the image is never uploaded. */
 export function useScanQrImage() {
-  return useMutation({ mutationFn: scanQrImage, meta: OWN_401 });
+  return useMutation({ mutationFn: scanQrImage });
 }
 
 /** A mutation's 401 ends the session (SPEC §8); true when it was one. */

@@ -6,6 +6,7 @@ import { INVALID_QR_MESSAGE, OtpauthError } from '@common/otpauth';
 import type { ToastInput } from '@/components/ui/use-toast';
 import { errorMessage } from '@/lib/api';
 import { ImportError, isNetworkFailure } from './api';
+import { QrScanError } from './qr-decode';
 import { OfflineError } from './vault/session';
 
 type Message = Pick<ToastInput, 'title' | 'description' | 'variant'>;
@@ -26,12 +27,9 @@ export const CAMERA_ACCESS_FAILED: Message = {
 export const QR_DETECTED: Message = { title: 'QR Code Detected!', description: 'Check the details, then add the account.' };
 export const QR_SCANNED: Message = { title: 'QR Code Scanned', description: 'Check the details, then add the account.' };
 
-/** An upload the server could not read: its own message ("QR Scan Failed: …", "Invalid QR Code: …"). */
+/** An image this device could not read ("QR Scan Failed: …", "Invalid QR Code: …"). */
 export function scanFailed(error: unknown): Message {
-  if (isNetworkFailure(error)) {
-    return { variant: 'destructive', title: 'QR Scan Failed', description: 'Reading an image needs a connection. Try again online, or enter the details manually.' };
-  }
-  const message = errorMessage(error, 'QR Scan Failed: Could not read QR code from the image. Please try again or enter details manually.');
+  const message = error instanceof QrScanError ? error.message : 'QR Scan Failed: Could not read QR code from the image. Please try again or enter details manually.';
   return { variant: 'destructive', ...split(message, 'QR Scan Failed') };
 }
 

@@ -137,10 +137,6 @@ function ImportBody({ userId, existing, onBusyChange, onClose }: ImportBodyProps
       try {
         scans.push({ name: file.name, result: await scanQrImage(file) });
       } catch (error) {
-        if (handledAsSessionExpiry(error)) {
-          setStage({ kind: 'choose' });
-          return;
-        }
         const message = scanFailed(error);
         scans.push({ name: file.name, error: String(message.description ?? message.title) });
       }
