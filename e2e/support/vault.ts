@@ -27,7 +27,7 @@ export async function unlockWithPassphrase(page: Page, passphrase = VAULT_PASSPH
 export async function unlockWithRecoveryKey(page: Page, recoveryKey: string): Promise<void> {
   await page.getByText('Your vault is locked').waitFor({ timeout: 30_000 });
   await page.getByRole('tab', { name: 'Recovery key' }).click();
-  await page.getByLabel('Recovery key').fill(recoveryKey);
+  await page.getByRole('textbox', { name: 'Recovery key' }).fill(recoveryKey);
   await page.getByRole('button', { name: 'Unlock' }).click();
   await page.getByRole('button', { name: 'Lock', exact: true }).waitFor({ timeout: 30_000 });
 }

@@ -319,7 +319,7 @@ function ImportBody({ userId, existing, onBusyChange, onClose }: ImportBodyProps
             multiple
             onChange={(event) => void chooseImages(event)}
           />
-          <p className="text-xs text-muted-foreground">The images are sent to Sixdigit to be read, and are not stored.</p>
+          <p className="text-xs text-muted-foreground">The images are read on this device and never sent anywhere.</p>
         </TabsContent>
       </Tabs>
     </div>
