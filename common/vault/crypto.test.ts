@@ -70,6 +70,9 @@ describe('vault crypto', () => {
     expect(written).toMatch(/^([A-Z2-7]{4}-){7}[A-Z2-7]{4}$/);
     expect(toBase64(parseRecoveryKey(` ${written.toLowerCase()} `)!)).toBe(toBase64(bytes));
     expect(parseRecoveryKey(written.slice(1))).toBeNull();
+    // O/I/B typed as 0/1/8 still read.
+    const letters = 'OIBA'.repeat(8);
+    expect(toBase64(parseRecoveryKey(letters.replace(/O/g, '0').replace(/I/g, '1').replace(/B/g, '8'))!)).toBe(toBase64(parseRecoveryKey(letters)!));
   });
 
   it('binds each entry to its vault, id and version: swapped or rolled-back entries fail', async () => {

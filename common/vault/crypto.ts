@@ -126,9 +126,12 @@ export function formatRecoveryKey(bytes: Uint8Array): string {
   return base32Encode(bytes).replace(/=+$/, '').match(/.{1,4}/g)!.join('-');
 }
 
-/** Reads a recovery key typed or pasted any way: case, spaces and dashes do not matter. */
+/**
+ * Reads a recovery key typed or pasted any way: case, spaces and dashes do not matter, and the
+ * digits 0, 1 and 8 (never in base32) are read as the letters O, I and B they are mistaken for.
+ */
 export function parseRecoveryKey(typed: string): Uint8Array<ArrayBuffer> | null {
-  const compact = typed.toUpperCase().replace(/[\s-]/g, '');
+  const compact = typed.toUpperCase().replace(/[\s-]/g, '').replace(/0/g, 'O').replace(/1/g, 'I').replace(/8/g, 'B');
   if (!/^[A-Z2-7]{32}$/.test(compact)) return null;
   return new Uint8Array(base32Decode(compact));
 }
