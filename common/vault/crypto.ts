@@ -112,7 +112,12 @@ export function importVaultKey(raw: Uint8Array<ArrayBuffer>): Promise<CryptoKey>
   return aesKey(raw, ['encrypt', 'decrypt']);
 }
 
-export async function passphraseSlot(vaultKey: Uint8Array<ArrayBuffer>, vaultId: string, passphrase: string, params = ARGON2_PARAMS): Promise<PassphraseSlot> {
+export async function passphraseSlot(
+  vaultKey: Uint8Array<ArrayBuffer>,
+  vaultId: string,
+  passphrase: string,
+  params: { memoryKiB: number; iterations: number; parallelism: number } = ARGON2_PARAMS,
+): Promise<PassphraseSlot> {
   const kdf = { name: 'argon2id' as const, salt: toBase64(randomBytes(16)), ...params };
   return { kind: 'passphrase', kdf, wrappedKey: await seal(await passphraseKey(passphrase, kdf), vaultKey, slotAad(vaultId, 'passphrase')) };
 }

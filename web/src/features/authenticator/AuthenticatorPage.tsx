@@ -23,6 +23,7 @@ import { vaultErrorMessage } from './messages';
 import { AUTO_LOCK_CHOICES, useAutoLock, type AutoLockMinutes } from './vault/auto-lock';
 import { vaultSession } from './vault/session';
 import { CreateVault, UnlockVault } from './vault/VaultScreens';
+import { VaultSettings } from './vault/VaultSettings';
 import { useNow } from './use-now';
 
 type OpenDialog = 'add' | 'import' | 'export' | null;
@@ -106,6 +107,7 @@ function Authenticator({ userId }: { userId: string }) {
             <AccountList userId={userId} accounts={view.accounts} search={search} onSearch={setSearch} onDelete={setDeleting} offline={offline} />
           )}
           <AutoLockChoice minutes={autoLock.minutes} onChange={autoLock.setMinutes} />
+          <VaultSettings session={session} offline={offline} />
         </>
       ) : view.status === 'locked' ? (
         <UnlockVault session={session} hasRecoverySlot={view.hasRecoverySlot} offline={view.offline} />

@@ -20,7 +20,7 @@ function failure(error: unknown, fallback: string): string {
 }
 
 /** The recovery key as a small text file the person keeps. */
-function downloadRecoveryKey(recoveryKey: string): void {
+export function downloadRecoveryKey(recoveryKey: string): void {
   const text = [
     'Sixdigit authenticator — vault recovery key',
     '',

@@ -109,3 +109,29 @@ describe('the vault session on two devices', () => {
     expect(session.getView()).toMatchObject({ status: 'unlocked', unreadable: 1, accounts: [expect.objectContaining({ id: HOTP.id })] });
   });
 });
+
+describe('changing the unlock methods', () => {
+  it('changes the passphrase and the recovery key without re-encrypting an entry', async () => {
+    const vault = await fakeVault([HOTP]);
+    let keys: { baseVersion: number; slots: unknown[] } | null = null;
+    vault.routes['PUT /api/user/vault/keys'] = (init) => {
+      keys = JSON.parse(String(init?.body));
+      return jsonResponse(200, { ...vault.header, version: 2, slots: keys!.slots });
+    };
+    serveVault(vault);
+    const session = new VaultSession('user_1');
+    await session.load();
+    await session.unlockWithPassphrase(TEST_VAULT_PASSPHRASE);
+    await expect(session.changePassphrase('not it', 'a brand new passphrase here')).rejects.toThrow(/does not open/);
+    await session.changePassphrase(TEST_VAULT_PASSPHRASE, 'a brand new passphrase here');
+    expect(keys).toMatchObject({ baseVersion: 1 });
+    const recoveryKey = await session.replaceRecoveryKey('a brand new passphrase here');
+    session.lock();
+    await expect(session.unlockWithPassphrase(TEST_VAULT_PASSPHRASE)).rejects.toThrow(/does not open/);
+    await expect(session.unlockWithRecoveryKey(vault.recoveryKey)).rejects.toThrow(/does not open/);
+    await session.unlockWithRecoveryKey(recoveryKey);
+    expect(session.getView()).toMatchObject({ status: 'unlocked', accounts: [expect.objectContaining({ id: HOTP.id })] });
+    // No entry was written.
+    expect(vi.mocked(fetch).mock.calls.filter(([url]) => String(url).includes('/entries/'))).toEqual([]);
+  });
+});

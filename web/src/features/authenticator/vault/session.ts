@@ -9,7 +9,7 @@
  * an HOTP counter moved elsewhere still moves on).
  */
 import type { AuthenticatorAccount } from '@common/contract/authenticator';
-import type { VaultEntry, VaultHeader, VaultState } from '@common/contract/vault';
+import type { VaultEntry, VaultHeader, VaultKeySlot, VaultState } from '@common/contract/vault';
 import * as vc from '@common/vault/crypto';
 import { VaultAccount } from '@common/vault/entry';
 import { ApiError, apiGet, apiSend } from '@/lib/api';
@@ -255,6 +255,51 @@ export class VaultSession {
       await this.merge(state, true);
     };
     return { recoveryKey, commit };
+  }
+
+  /**
+   * Changes the unlock methods without touching a single entry: the current passphrase unwraps
+   * the vault key once more, `change` answers the new slots, the server stores them if no other
+   * device changed them meanwhile (else this reads the newer header and applies `change` again).
+   */
+  async changeSlots(currentPassphrase: string, change: (slots: VaultKeySlot[], vaultKey: Uint8Array<ArrayBuffer>, vaultId: string) => Promise<VaultKeySlot[]>): Promise<void> {
+    if (!this.header) throw new Error('There is no vault.');
+    if (this.offline) throw new OfflineError();
+    const raw = await vc.openWithPassphrase(this.header, currentPassphrase);
+    try {
+      for (let attempt = 0; ; attempt += 1) {
+        const header = this.header!;
+        const slots = await change(header.slots, raw, header.vaultId);
+        try {
+          this.header = await apiSend<VaultHeader>('PUT', `${VAULT_PATH}/keys`, { baseVersion: header.version, slots });
+          this.saveSnapshot();
+          this.emit();
+          return;
+        } catch (error) {
+          if (!isConflict(error) || attempt >= MAX_CONFLICT_RETRIES) throw error;
+          await this.refresh();
+        }
+      }
+    } finally {
+      raw.fill(0);
+    }
+  }
+
+  changePassphrase(currentPassphrase: string, newPassphrase: string): Promise<void> {
+    return this.changeSlots(currentPassphrase, async (slots, raw, vaultId) => [
+      await vc.passphraseSlot(raw, vaultId, newPassphrase),
+      ...slots.filter((s) => s.kind !== 'passphrase'),
+    ]);
+  }
+
+  /** A new recovery key replaces the old one (which stops working); answers it, to show once. */
+  async replaceRecoveryKey(currentPassphrase: string): Promise<string> {
+    const recoveryKey = vc.newRecoveryKey();
+    await this.changeSlots(currentPassphrase, async (slots, raw, vaultId) => [
+      ...slots.filter((s) => s.kind !== 'recovery'),
+      await vc.recoverySlot(raw, vaultId, recoveryKey),
+    ]);
+    return recoveryKey;
   }
 
   /** Forgotten passphrase, no recovery key: the old vault is deleted for good, a new one can start. */
