@@ -107,10 +107,10 @@ function Authenticator({ userId }: { userId: string }) {
             <AccountList userId={userId} accounts={view.accounts} search={search} onSearch={setSearch} onDelete={setDeleting} offline={offline} />
           )}
           <AutoLockChoice minutes={autoLock.minutes} onChange={autoLock.setMinutes} />
-          <VaultSettings session={session} offline={offline} />
+          <VaultSettings session={session} offline={offline} passkeys={view.passkeys} />
         </>
       ) : view.status === 'locked' ? (
-        <UnlockVault session={session} hasRecoverySlot={view.hasRecoverySlot} offline={view.offline} />
+        <UnlockVault session={session} hasRecoverySlot={view.hasRecoverySlot} hasPasskeySlot={view.hasPasskeySlot} offline={view.offline} />
       ) : view.status === 'none' ? (
         view.offline ? (
           <LoadError message="You are offline and this device has no copy of your vault yet." retrying={false} onRetry={() => void retry()} />

@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
-import { Copy, Download, KeyRound, LockKeyhole, ShieldCheck, TriangleAlert } from 'lucide-react';
+import { Copy, Download, Fingerprint, KeyRound, LockKeyhole, ShieldCheck, TriangleAlert } from 'lucide-react';
 import { WrongSecretError } from '@common/vault/crypto';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
@@ -10,6 +10,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { errorMessage } from '@/lib/api';
 import { useCopy } from '@/lib/use-copy';
 import { cn } from '@/lib/utils';
+import { PasskeyPrfError, passkeysAvailable } from './passkey-prf';
 import { isNetworkFailure, type PreparedVault, type VaultSession } from './session';
 import { MIN_PASSPHRASE_LENGTH, passphraseStrength } from './passphrase-strength';
 
@@ -181,8 +182,21 @@ function SaveRecoveryKey({ prepared, legacyAccounts }: { prepared: PreparedVault
 }
 
 /** Locked: the passphrase or the recovery key opens it; a way out when both are lost. */
-export function UnlockVault({ session, hasRecoverySlot, offline }: { session: VaultSession; hasRecoverySlot: boolean; offline: boolean }) {
+export function UnlockVault({ session, hasRecoverySlot, hasPasskeySlot, offline }: { session: VaultSession; hasRecoverySlot: boolean; hasPasskeySlot: boolean; offline: boolean }) {
   const [forgotten, setForgotten] = useState(false);
+  const [passkeyBusy, setPasskeyBusy] = useState(false);
+  const [passkeyProblem, setPasskeyProblem] = useState<string | null>(null);
+
+  async function withPasskey() {
+    setPasskeyBusy(true);
+    setPasskeyProblem(null);
+    try {
+      await session.unlockWithPasskey();
+    } catch (error) {
+      setPasskeyProblem(error instanceof PasskeyPrfError ? error.message : failure(error, 'The passkey did not unlock the vault.'));
+      setPasskeyBusy(false);
+    }
+  }
   return (
     <Card className="mx-auto max-w-xl">
       <CardHeader>
@@ -197,6 +211,19 @@ export function UnlockVault({ session, hasRecoverySlot, offline }: { session: Va
           <StartOver session={session} onBack={() => setForgotten(false)} offline={offline} />
         ) : (
           <>
+            {hasPasskeySlot && passkeysAvailable() && (
+              <div className="space-y-2">
+                <Button type="button" className="w-full sm:w-auto" disabled={passkeyBusy} onClick={() => void withPasskey()}>
+                  {passkeyBusy ? <Spinner label="Waiting for the passkey" className="size-4" /> : <Fingerprint aria-hidden="true" />}
+                  Unlock with a passkey
+                </Button>
+                {passkeyProblem && (
+                  <p className="text-sm text-destructive" role="alert">
+                    {passkeyProblem}
+                  </p>
+                )}
+              </div>
+            )}
             <Tabs defaultValue="passphrase" className="gap-4">
               <TabsList className="w-full" aria-label="Unlock with">
                 <TabsTrigger value="passphrase">Passphrase</TabsTrigger>

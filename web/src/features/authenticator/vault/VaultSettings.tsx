@@ -10,29 +10,32 @@ import { toast } from '@/components/ui/use-toast';
 import { errorMessage } from '@/lib/api';
 import { useCopy } from '@/lib/use-copy';
 import { MIN_PASSPHRASE_LENGTH, passphraseStrength } from './passphrase-strength';
+import { PasskeyPrfError, passkeysAvailable } from './passkey-prf';
 import { OfflineError, type VaultSession } from './session';
 import { downloadRecoveryKey } from './VaultScreens';
 
 function failure(error: unknown): string {
   if (error instanceof WrongSecretError) return 'That is not your current passphrase.';
+  if (error instanceof PasskeyPrfError) return error.message;
   if (error instanceof OfflineError) return error.message;
   return errorMessage(error, 'That did not work. Try again.');
 }
 
 /** Change the passphrase or make a new recovery key: the entries stay as they are. */
-export function VaultSettings({ session, offline }: { session: VaultSession; offline: boolean }) {
+export function VaultSettings({ session, offline, passkeys }: { session: VaultSession; offline: boolean; passkeys: number }) {
   const [open, setOpen] = useState(false);
   return (
     <Collapsible open={open} onOpenChange={setOpen} className="rounded-lg border">
       <CollapsibleTrigger asChild>
         <button type="button" className="flex w-full items-center justify-between px-4 py-3 text-left text-sm font-medium">
-          Vault passphrase and recovery key
+          Vault passphrase, recovery key and passkeys
           <ChevronDown className={open ? 'size-4 rotate-180 transition-transform' : 'size-4 transition-transform'} aria-hidden="true" />
         </button>
       </CollapsibleTrigger>
       <CollapsibleContent className="grid gap-6 border-t px-4 py-4 md:grid-cols-2">
         <ChangePassphrase session={session} offline={offline} />
         <NewRecoveryKey session={session} offline={offline} />
+        {passkeysAvailable() && <PasskeyUnlock session={session} offline={offline} passkeys={passkeys} />}
       </CollapsibleContent>
     </Collapsible>
   );
@@ -161,6 +164,59 @@ function NewRecoveryKey({ session, offline }: { session: VaultSession; offline: 
         {busy && <Spinner label="Making a new recovery key" className="size-4" />}
         New recovery key
       </Button>
+    </form>
+  );
+}
+
+/** A passkey with PRF (added on /totp) can unlock the vault too: its output wraps the vault key. */
+function PasskeyUnlock({ session, offline, passkeys }: { session: VaultSession; offline: boolean; passkeys: number }) {
+  const id = useId();
+  const [current, setCurrent] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+
+  async function run(action: 'add' | 'remove') {
+    setBusy(true);
+    setProblem(null);
+    try {
+      if (action === 'add') await session.addPasskey(current);
+      else await session.removePasskeys(current);
+      setCurrent('');
+      toast({ title: action === 'add' ? 'Passkey added' : 'Passkeys removed', description: action === 'add' ? 'It now unlocks your vault on any device that has it.' : 'Only the passphrase and the recovery key unlock the vault now.' });
+    } catch (error) {
+      setProblem(failure(error));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form className="space-y-3 md:col-span-2" onSubmit={(event) => { event.preventDefault(); void run('add'); }} aria-label="Unlock with a passkey">
+      <h3 className="text-sm font-semibold">Unlock with a passkey</h3>
+      <p className="text-xs text-muted-foreground">
+        {passkeys > 0 ? `${passkeys} ${passkeys === 1 ? 'passkey unlocks' : 'passkeys unlock'} this vault. ` : ''}
+        A passkey that supports PRF (add one under Account TOTP → Passkeys) can unlock the vault without the passphrase. Sixdigit never sees what it unlocks with.
+      </p>
+      <div className="max-w-sm space-y-1">
+        <Label htmlFor={id}>Current passphrase</Label>
+        <Input id={id} type="password" autoComplete="current-password" value={current} onChange={(e) => setCurrent(e.target.value)} />
+      </div>
+      {problem && (
+        <p className="text-sm text-destructive" role="alert">
+          {problem}
+        </p>
+      )}
+      <div className="flex flex-wrap gap-2">
+        <Button type="submit" variant="outline" disabled={busy || offline || !current}>
+          {busy && <Spinner label="Waiting for the passkey" className="size-4" />}
+          Add a passkey
+        </Button>
+        {passkeys > 0 && (
+          <Button type="button" variant="ghost" disabled={busy || offline || !current} onClick={() => void run('remove')}>
+            Remove passkey unlock
+          </Button>
+        )}
+      </div>
     </form>
   );
 }

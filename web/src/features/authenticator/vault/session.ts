@@ -14,6 +14,7 @@ import * as vc from '@common/vault/crypto';
 import { VaultAccount } from '@common/vault/entry';
 import { ApiError, apiGet, apiSend } from '@/lib/api';
 import { loadVaultSnapshot, saveVaultSnapshot } from '../offline-store';
+import { passkeyPrf } from './passkey-prf';
 import { onSignOut } from './sign-out';
 
 export const VAULT_PATH = '/api/user/vault';
@@ -29,7 +30,7 @@ export type VaultView =
   | { status: 'error'; error: unknown }
   | { status: 'none'; legacyAccounts: number; offline: boolean }
   | { status: 'locked'; offline: boolean; hasRecoverySlot: boolean; hasPasskeySlot: boolean }
-  | { status: 'unlocked'; accounts: VaultListAccount[]; offline: boolean; unreadable: number };
+  | { status: 'unlocked'; accounts: VaultListAccount[]; offline: boolean; unreadable: number; passkeys: number };
 
 interface Snapshot {
   header: VaultHeader;
@@ -93,7 +94,7 @@ export class VaultSession {
       const accounts = [...this.plain.entries()]
         .map(([id, account]): VaultListAccount => ({ ...account, id }))
         .sort((a, b) => a.order - b.order || a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
-      this.view = { status: 'unlocked', accounts, offline: this.offline, unreadable: this.unreadable };
+      this.view = { status: 'unlocked', accounts, offline: this.offline, unreadable: this.unreadable, passkeys: this.header.slots.filter((s) => s.kind === 'passkey').length };
     }
     for (const listener of this.listeners) listener();
   }
@@ -215,6 +216,36 @@ export class VaultSession {
 
   unlockWithRecoveryKey(recoveryKey: string): Promise<void> {
     return this.unlockWith((header) => vc.openWithRecoveryKey(header, recoveryKey));
+  }
+
+  /** Unlocks with one of the passkeys the vault knows (their PRF outputs wrap the vault key). */
+  async unlockWithPasskey(): Promise<void> {
+    if (!this.header) throw new Error('There is no vault to unlock.');
+    const slots = this.header.slots.flatMap((s) => (s.kind === 'passkey' ? [{ credentialId: s.credentialId, salt: vc.fromBase64(s.prfSalt) }] : []));
+    const { credentialId, output } = await passkeyPrf({ byCredential: slots });
+    try {
+      await this.unlockWith((header) => vc.openWithPasskey(header, credentialId, output));
+    } finally {
+      output.fill(0);
+    }
+  }
+
+  /** Adds a passkey (one with PRF) as a way to unlock; asked first, then the current passphrase unwraps the key. */
+  async addPasskey(currentPassphrase: string): Promise<void> {
+    const prfSalt = vc.randomBytes(32);
+    const { credentialId, output } = await passkeyPrf({ salt: prfSalt });
+    try {
+      await this.changeSlots(currentPassphrase, async (slots, raw, vaultId) => [
+        ...slots.filter((s) => !(s.kind === 'passkey' && s.credentialId === credentialId)),
+        await vc.passkeySlot(raw, vaultId, output, credentialId, vc.toBase64(prfSalt)),
+      ]);
+    } finally {
+      output.fill(0);
+    }
+  }
+
+  async removePasskeys(currentPassphrase: string): Promise<void> {
+    await this.changeSlots(currentPassphrase, async (slots) => slots.filter((s) => s.kind !== 'passkey'));
   }
 
   lock(): void {
