@@ -760,3 +760,75 @@ describe('import and export', () => {
     expect(within(dialog).getByRole('button', { name: 'Next' })).toBeDisabled();
   });
 });
+
+describe('the vault screens', () => {
+  it('creates a vault: passphrases must match, the recovery key is shown once, nothing is stored until "I saved it", and only ciphertext is sent', async () => {
+    const user = userEvent.setup();
+    let created: Record<string, unknown> | null = null;
+    const fetchMock = serve({
+      'GET /api/user/vault': () => jsonResponse(200, { header: null, revision: 0, entries: [], legacyAccounts: 0 }),
+      'POST /api/user/vault': (init) => {
+        created = JSON.parse(String(init?.body));
+        const { vaultId, slots } = created as { vaultId: string; slots: unknown[] };
+        return jsonResponse(201, { header: { vaultId, format: 1, version: 1, slots }, revision: 0, entries: [], legacyAccounts: 0 });
+      },
+    });
+    renderApp('/multi-totp');
+    await screen.findByText('Create your encrypted vault');
+    await user.type(screen.getByLabelText('Vault passphrase'), 'violet harbor ladder mint kettle');
+    await user.type(screen.getByLabelText('Passphrase again'), 'violet harbor ladder mint');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(await screen.findByText('The two passphrases differ.')).toBeInTheDocument();
+    await user.type(screen.getByLabelText('Passphrase again'), ' kettle');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    const shown = await screen.findByTestId('recovery-key', {}, { timeout: 15_000 });
+    const recoveryKey = shown.textContent!;
+    expect(recoveryKey).toMatch(/^([A-Z2-7]{4}-){7}[A-Z2-7]{4}$/);
+    const create = screen.getByRole('button', { name: 'Create vault' });
+    expect(create).toBeDisabled();
+    expect(calls(fetchMock, 'POST', '/api/user/vault')).toHaveLength(0);
+    await user.click(screen.getByLabelText(/I have saved my recovery key/));
+    await user.click(create);
+    expect(await screen.findByRole('heading', { name: 'No TOTP Accounts' })).toBeInTheDocument();
+    const sent = JSON.stringify(created);
+    expect(sent).not.toContain('violet');
+    expect(sent).not.toContain(recoveryKey.replace(/-/g, ''));
+    expect(created).toMatchObject({ format: 1, entries: [], slots: [expect.objectContaining({ kind: 'passphrase', kdf: expect.objectContaining({ name: 'argon2id', memoryKiB: 65536, iterations: 3 }) }), expect.objectContaining({ kind: 'recovery' })] });
+  });
+
+  it('forgotten passphrase and no recovery key: says nobody can recover the accounts, and starts over only after an explicit confirmation', async () => {
+    const user = userEvent.setup();
+    vault = await fakeVault([GITHUB]);
+    let deleted = false;
+    serve({
+      ...vault.routes,
+      'DELETE /api/user/vault': () => {
+        deleted = true;
+        return new Response(null, { status: 204 });
+      },
+    });
+    renderApp('/multi-totp');
+    await user.click(await screen.findByRole('button', { name: 'Forgot the passphrase and lost the recovery key?' }));
+    expect(screen.getByText(/nobody can open this vault — not you, not Sixdigit, not support/)).toBeInTheDocument();
+    const discard = screen.getByRole('button', { name: 'Delete the vault and start again' });
+    expect(discard).toBeDisabled();
+    await user.click(screen.getByLabelText(/every account in my current vault is deleted for good/));
+    await user.click(discard);
+    expect(await screen.findByText('Create your encrypted vault')).toBeInTheDocument();
+    expect(deleted).toBe(true);
+  });
+
+  it('says a wrong passphrase does not open the vault', async () => {
+    const user = userEvent.setup();
+    vault = await fakeVault([GITHUB]);
+    serve(vault.routes);
+    renderApp('/multi-totp');
+    await user.type(await screen.findByLabelText('Vault passphrase'), 'not the passphrase');
+    await user.click(screen.getByRole('button', { name: 'Unlock' }));
+    expect(await screen.findByText('That passphrase does not open this vault.', {}, { timeout: 10_000 })).toBeInTheDocument();
+    await user.clear(screen.getByLabelText('Vault passphrase'));
+    await user.type(screen.getByLabelText('Vault passphrase'), 'test vault passphrase');
+    await user.click(screen.getByRole('button', { name: 'Unlock' }));
+    expect(await screen.findByRole('article', { name: 'ada@example.com' }, { timeout: 10_000 })).toBeInTheDocument();
+  });
+});

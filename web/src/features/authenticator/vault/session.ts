@@ -299,7 +299,7 @@ export class VaultSession {
     const raw = await vc.openWithPassphrase(this.header, currentPassphrase);
     try {
       for (let attempt = 0; ; attempt += 1) {
-        const header = this.header!;
+        const header: VaultHeader = this.header!;
         const slots = await change(header.slots, raw, header.vaultId);
         try {
           this.header = await apiSend<VaultHeader>('PUT', `${VAULT_PATH}/keys`, { baseVersion: header.version, slots });
