@@ -179,20 +179,29 @@ describe('the authenticator vault', () => {
 
   it('moves the old server-side accounts in once; a tab closed half-way loses nothing', async () => {
     const email = 'legacy@example.com';
-    const first = await h.newPage({ width: 1280 });
+    // Service workers blocked: the installed app's worker would carry the request past page.route.
+    const context = await h.browser.newContext({ baseURL: h.baseUrl, serviceWorkers: 'block', viewport: { width: 1280, height: 800 } });
+    const first = await context.newPage();
     await visit(first, '/api/login?returnTo=%2Fmulti-totp');
     await signInLocally(first, email, 'Lee Gacy');
     const secret = 'NBSWY3DPEB3W64TMMQQHEZLUNBSWY3DP';
     await storeLegacyAccount(h.ctx, await userIdOf(email), { type: 'totp', issuer: 'Old Bank', accountName: 'lee', secret, algorithm: 'SHA1', digits: 6, period: 30, counter: null });
     await first.reload();
     await first.getByText(/You have 1 account stored the old way/).waitFor();
-    // The tab closes while the request that creates the vault is on its way.
-    await first.route('**/api/user/vault', async (route) => {
-      if (route.request().method() === 'POST') await first.close();
-      else await route.continue();
+    // The tab closes after it read the old accounts, while the request that creates the vault is on its way.
+    let read = false;
+    let cut = false;
+    await first.route('**/api/user/**', async (route) => {
+      const { pathname } = new URL(route.request().url());
+      if (pathname === '/api/user/totp-accounts') read = true;
+      if (pathname === '/api/user/vault' && route.request().method() === 'POST') {
+        cut = true;
+        await first.close();
+      } else await route.continue();
     });
     await createVault(first).catch(() => undefined);
-    expect(first.isClosed()).toBe(true);
+    expect([read, cut, first.isClosed()]).toEqual([true, true, true]);
+    await context.close();
     expect(await h.ctx.db.selectFrom('authenticator_account').select('id').where('user_id', '=', await userIdOf(email)).execute()).toHaveLength(1);
     expect(await h.ctx.db.selectFrom('vault').select('user_id').where('user_id', '=', await userIdOf(email)).execute()).toEqual([]);
 
@@ -243,7 +252,7 @@ describe('the authenticator vault', () => {
     await form.getByLabel('Current passphrase').fill(VAULT_PASSPHRASE);
     await form.getByRole('button', { name: 'Add a passkey' }).click();
     await form.getByText('1 passkey unlocks this vault.').waitFor({ timeout: 30_000 });
-    const header = await h.ctx.db.selectFrom('vault').select('slots').executeTakeFirstOrThrow();
+    const header = await h.ctx.db.selectFrom('vault').select('slots').where('user_id', '=', await userIdOf('pia@example.com')).executeTakeFirstOrThrow();
     expect(JSON.parse(header.slots).map((s: { kind: string }) => s.kind).sort()).toEqual(['passkey', 'passphrase', 'recovery']);
 
     await page.reload();

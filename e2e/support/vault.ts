@@ -8,7 +8,10 @@ export async function createVault(page: Page, passphrase = VAULT_PASSPHRASE, bef
   await page.getByLabel('Passphrase again').fill(passphrase);
   await page.getByRole('button', { name: 'Continue' }).click();
   const shown = page.getByTestId('recovery-key');
-  await shown.waitFor({ timeout: 30_000 });
+  await shown.waitFor({ timeout: 30_000 }).catch(async (error: unknown) => {
+    // Say what the page shows instead (an error message, a different screen).
+    throw new Error(`no recovery key shown; the page says: ${(await page.locator('main').innerText().catch(() => '?')).slice(0, 400)}`, { cause: error });
+  });
   const recoveryKey = (await shown.textContent())!.trim();
   await beforeCommit?.();
   await page.getByLabel(/I have saved my recovery key/).check();
