@@ -10,6 +10,7 @@ import { toMigrationUris, type OtpAccount } from '../../common/otpauth';
 import { fakeCameraArgs, writeQrVideo } from '../support/fake-camera';
 import { signInLocally, useE2E, visit } from '../support/harness';
 import { expectNoSeriousA11yViolations } from '../support/axe';
+import { createVault, unlockWithPassphrase } from '../support/vault';
 
 const work = mkdtempSync(join(tmpdir(), 'sixdigit-auth-e2e-'));
 const CAMERA_URI = 'otpauth://totp/Camera%20Corp:cam@example.com?secret=KRSXG5CTMVRXEZLUKRSXG5CTMVRXEZLU&issuer=Camera%20Corp';
@@ -71,6 +72,7 @@ describe('the personal authenticator', () => {
 
     await visit(page, '/api/login?returnTo=%2F');
     await signInLocally(page, 'nila@example.com', 'Nila Das');
+    await createVault(page);
     await page.getByText('No TOTP Accounts').waitFor();
     await h.screenshot(page, '1-empty');
     await expectNoSeriousA11yViolations(page, { label: '1-empty' });
@@ -151,15 +153,19 @@ describe('the personal authenticator', () => {
     const page = await h.newPage({ width: 390 });
     await visit(page, '/api/login?returnTo=%2F');
     await signInLocally(page, 'offline@example.com', 'Off Line');
+    await createVault(page);
     await addManually(page, { name: 'offline@site', issuer: 'Site', secret: 'JBSWY3DPEHPK3PXP' });
     await codeButton(page, 'Site: offline@site').waitFor();
     // The service worker takes control after it is installed; a reload puts the page under it.
     await page.evaluate(async () => navigator.serviceWorker.ready);
     await page.reload();
+    await unlockWithPassphrase(page);
     await codeButton(page, 'Site: offline@site').waitFor();
 
+    // Offline, the encrypted vault saved on this device opens with the passphrase.
     await page.context().setOffline(true);
     await page.reload();
+    await unlockWithPassphrase(page);
     await codeButton(page, 'Site: offline@site').waitFor({ timeout: 15_000 });
     await awayFromStepBoundary();
     expect(await shownCode(page, 'Site: offline@site')).toBe(oathtool('JBSWY3DPEHPK3PXP'));

@@ -144,7 +144,9 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
       directives: {
         defaultSrc: ["'self'"],
         baseUri: ["'self'"],
-        scriptSrc: ["'self'"],
+        // wasm-unsafe-eval lets the page compile WebAssembly (the vault's Argon2id, the QR reader);
+        // it allows no JavaScript eval and no script from anywhere else.
+        scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
         fontSrc: ["'self'", 'data:'],

@@ -1,10 +1,12 @@
-import { existsSync, readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
-import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { adminWithFreshMfa, ORIGIN } from '../../test/support/admin';
+import { everyStoredValue, findNeedles, totpSecretNeedle, type Needle } from '../../test/support/at-rest';
 import { createTestApp, describeEachDialect, signIn, type TestApp } from '../../test/support/db';
+import { PASSPHRASE, newTestVault, vaultAccount } from '../../test/support/vault';
+import { encryptEntry, newEntryId } from '@common/vault/crypto';
+import { storeLegacyAccount } from './features/authenticator/service';
 import { bearer, createBusiness, fund, totpCode, unique } from '../../test/support/verify-api';
 
 /**
@@ -15,27 +17,6 @@ import { bearer, createBusiness, fund, totpCode, unique } from '../../test/suppo
  */
 
 const BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
-function base32Bytes(secret: string): Buffer {
-  let bits = '';
-  for (const ch of secret.replace(/=+$/, '').toUpperCase()) bits += BASE32.indexOf(ch).toString(2).padStart(5, '0');
-  const bytes: number[] = [];
-  for (let i = 0; i + 8 <= bits.length; i += 8) bytes.push(parseInt(bits.slice(i, i + 8), 2));
-  return Buffer.from(bytes);
-}
-
-interface Needle {
-  /** what it is, for the failure message */
-  what: string;
-  /** text forms searched in columns and files */
-  text: string[];
-  /** raw byte forms searched in blob columns and files */
-  bytes: Buffer[];
-}
-
-function totpSecretNeedle(what: string, secret: string): Needle {
-  const raw = base32Bytes(secret);
-  return { what, text: [secret, secret.toLowerCase(), raw.toString('hex'), raw.toString('base64')], bytes: [raw] };
-}
 
 function codeNeedle(what: string, code: string): Needle {
   const bare = code.replace(/[^0-9A-Za-z]/g, '');
@@ -65,32 +46,6 @@ describeEachDialect('no secret a route hands out is readable at rest', (dialect)
     expect(res.statusCode, res.body).toBe(status);
     return res.json();
   };
-
-  /** Every column value of every table, as text and (for blobs) as bytes. */
-  async function everyStoredValue(): Promise<Array<{ where: string; text: string; bytes: Buffer | null }>> {
-    const tables =
-      dialect === 'sqlite'
-        ? (await sql<{ name: string }>`select name from sqlite_master where type = 'table'`.execute(t.ctx.db)).rows.map((r) => r.name)
-        : (await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE'`.execute(t.ctx.db)).rows.map(
-            (r) => r.name,
-          );
-    expect(tables).toContain('idempotency_record');
-    const values: Array<{ where: string; text: string; bytes: Buffer | null }> = [];
-    for (const table of tables) {
-      const { rows } = await sql<Record<string, unknown>>`select * from ${sql.table(table)}`.execute(t.ctx.db);
-      for (const row of rows) {
-        for (const [column, value] of Object.entries(row)) {
-          if (value === null || value === undefined || typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint' || value instanceof Date) continue;
-          const where = `${table}.${column}`;
-          if (Buffer.isBuffer(value) || value instanceof Uint8Array) {
-            const bytes = Buffer.from(value);
-            values.push({ where, text: bytes.toString('latin1'), bytes });
-          } else values.push({ where, text: typeof value === 'string' ? value : JSON.stringify(value), bytes: null });
-        }
-      }
-    }
-    return values;
-  }
 
   it('enrols through every secret-giving route, then finds none of the secrets in any table or database file', async () => {
     const needles: Needle[] = [];
@@ -141,7 +96,8 @@ describeEachDialect('no secret a route hands out is readable at rest', (dialect)
     needles.push(webhookSecretNeedle('chosen webhook secret', chosen));
 
     // Account TOTP of a signed-in person (and its reset, which hands out a new set).
-    const person = await signIn(t.app, `${unique('person')}@example.com`, 'Pat Person');
+    const personEmail = `${unique('person')}@example.com`;
+    const person = await signIn(t.app, personEmail, 'Pat Person');
     for (const payload of [undefined, { reset: true }]) {
       const setup = ok(await call({ method: 'POST', url: '/api/user/setup-totp', cookie: person, ...(payload ? { payload } : {}) }), 201);
       needles.push(totpSecretNeedle('account TOTP secret', setup.secret));
@@ -149,14 +105,22 @@ describeEachDialect('no secret a route hands out is readable at rest', (dialect)
       for (const code of setup.backupCodes) needles.push(codeNeedle('account TOTP backup code', code));
     }
 
-    // Personal authenticator accounts added through the plaintext routes (one by hand, one imported).
-    const accountSecret = Array.from(randomBytes(32), (b) => BASE32[b % 32]).join('');
-    ok(await call({ method: 'POST', url: '/api/user/totp-accounts', cookie: person, payload: { accountName: 'bank', issuer: 'Bank', secret: accountSecret } }), 201);
-    needles.push(totpSecretNeedle('authenticator account secret', accountSecret));
-    const importedSecret = Array.from(randomBytes(32), (b) => BASE32[b % 32]).join('');
-    const imported = ok(await call({ method: 'POST', url: '/api/user/totp-accounts/import', cookie: person, payload: { accounts: [{ accountName: 'mail', secret: importedSecret }] } }), 200);
-    expect(imported.added).toHaveLength(1);
-    needles.push(totpSecretNeedle('imported authenticator account secret', importedSecret));
+    // The personal authenticator: an account from before the vault, moved in by the browser,
+    // and one added to the vault afterwards. The server only ever sees their ciphertext.
+    const personId = (await t.ctx.db.selectFrom('user').select('id').where('email', '=', personEmail).executeTakeFirstOrThrow()).id;
+    const legacySecret = Array.from(randomBytes(32), (b) => BASE32[b % 32]).join('');
+    await storeLegacyAccount(t.ctx, personId, { type: 'totp', issuer: 'Bank', accountName: 'bank', secret: legacySecret, algorithm: 'SHA1', digits: 6, period: 30, counter: null });
+    const legacy = ok(await call({ method: 'GET', url: '/api/user/totp-accounts', cookie: person }), 200);
+    const vault = await newTestVault(legacy.map((a: { secret: string }) => vaultAccount(a.secret)), true);
+    ok(await call({ method: 'POST', url: '/api/user/vault', cookie: person, payload: vault.body }), 201);
+    const laterSecret = Array.from(randomBytes(32), (b) => BASE32[b % 32]).join('');
+    const entryId = newEntryId();
+    const ciphertext = await encryptEntry(vault.key, vault.vaultId, entryId, 1, vaultAccount(laterSecret));
+    ok(await call({ method: 'PUT', url: `/api/user/vault/entries/${entryId}`, cookie: person, payload: { baseVersion: 0, ciphertext } }), 200);
+    needles.push(totpSecretNeedle('authenticator account moved into the vault', legacySecret));
+    needles.push(totpSecretNeedle('authenticator account added to the vault', laterSecret));
+    needles.push({ what: 'vault recovery key', text: [vault.recoveryKey, vault.recoveryKey.replace(/-/g, '')], bytes: [] });
+    needles.push({ what: 'vault passphrase', text: [PASSPHRASE], bytes: [] });
 
     // Admin MFA, through the shared helper (it follows whatever enrolment the route requires).
     const admin = await adminWithFreshMfa(t.app);
@@ -169,24 +133,8 @@ describeEachDialect('no secret a route hands out is readable at rest', (dialect)
     expect(stored).toHaveLength(3);
 
     // The scan. Rows first, then (SQLite) the bytes on disk, write-ahead log included.
-    const found: string[] = [];
-    for (const value of await everyStoredValue()) {
-      for (const needle of needles) {
-        const hit = needle.text.find((form) => value.text.includes(form)) ?? (value.bytes ? needle.bytes.find((raw) => value.bytes!.includes(raw))?.toString('hex') : undefined);
-        if (hit) found.push(`${needle.what} in ${value.where}`);
-      }
-    }
-    if (t.ctx.config.database.kind === 'sqlite') {
-      const file = t.ctx.config.database.file;
-      const files = [file, `${file}-wal`, `${file}-shm`].filter((f) => existsSync(f));
-      expect(files).toContain(file);
-      for (const f of files) {
-        const bytes = readFileSync(f);
-        for (const needle of needles) {
-          if (needle.text.some((form) => bytes.includes(Buffer.from(form))) || needle.bytes.some((raw) => bytes.includes(raw))) found.push(`${needle.what} in file ${f.split('/').pop()}`);
-        }
-      }
-    }
-    expect([...new Set(found)]).toEqual([]);
+    expect(await everyStoredValue(t.ctx).then((values) => values.some((v) => v.where.startsWith('idempotency_record.')))).toBe(true);
+    const found = await findNeedles(t.ctx, needles);
+    expect(found).toEqual([]);
   });
 });

@@ -229,6 +229,28 @@ export interface AuthenticatorAccountTable {
   updated_at: Timestamp;
 }
 
+/** The authenticator vault's header: wrapped keys (JSON) the server cannot unwrap. */
+export interface VaultTable {
+  user_id: string;
+  vault_id: string;
+  format: number;
+  header_version: number;
+  slots: string;
+  /** bigint on PostgreSQL (a string when read) */
+  revision: ColumnType<number | string, number, number>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface VaultEntryTable {
+  user_id: string;
+  id: string;
+  version: number;
+  ciphertext: string | null;
+  revision: ColumnType<number | string, number, number>;
+  updated_at: Timestamp;
+}
+
 export interface PaymentReferenceTable {
   id: string;
   business_id: string;
@@ -433,6 +455,8 @@ export interface Database {
   account_totp_backup_code: AccountTotpBackupCodeTable;
   account_totp_attempt: AccountTotpAttemptTable;
   authenticator_account: AuthenticatorAccountTable;
+  vault: VaultTable;
+  vault_entry: VaultEntryTable;
   payment_reference: PaymentReferenceTable;
   payment_request: PaymentRequestTable;
   razorpay_order: RazorpayOrderTable;

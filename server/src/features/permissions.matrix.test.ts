@@ -7,6 +7,7 @@ import { createBusiness, signInWithRole } from '../../../test/support/payments';
 import { balancePaise, fund } from '../../../test/support/verify-api';
 import { ADMIN_ROUTES, impersonatingCookie, matches, type AdminCaller, type Expected } from '../../../test/support/permissions';
 import { NOT_COOKIE_AUTHENTICATED } from './auth/csrf';
+import { storeLegacyAccount } from './authenticator/service';
 
 /**
  * Every route the server registers × every kind of caller. The route list is read from the
@@ -134,11 +135,13 @@ const MATRIX: Record<string, Row> = {
   'POST /api/user/setup-totp': session('allowed', { admin_impersonating: 403 }),
   'GET /api/user/generate-totp': session('allowed', { admin_impersonating: 403 }),
   'GET /api/user/totp-accounts': session(200, { admin_impersonating: 403 }),
-  'POST /api/user/totp-accounts': session(400, { admin_impersonating: 403 }),
-  'POST /api/user/totp-accounts/import': session('4xx', { admin_impersonating: 403 }),
-  'DELETE /api/user/totp-accounts/:id': session(404, { admin_impersonating: 403 }),
-  'POST /api/user/generate-totp-code': session(400, { admin_impersonating: 403 }),
-  'POST /api/user/scan-qr': session('4xx', { admin_impersonating: 403 }), // {} is not an upload (415); what it decodes is a secret
+  // the end-to-end encrypted vault: ciphertext only, yet never to an impersonator; nobody here has a vault
+  'GET /api/user/vault': session(200, { admin_impersonating: 403 }),
+  'POST /api/user/vault': session(400, { admin_impersonating: 403 }), // {} has no slots
+  'DELETE /api/user/vault': session(404, { admin_impersonating: 403 }),
+  'PUT /api/user/vault/keys': session(400, { admin_impersonating: 403 }),
+  'PUT /api/user/vault/entries/:id': session(400, { admin_impersonating: 403 }),
+  'DELETE /api/user/vault/entries/:id': session(400, { admin_impersonating: 403 }), // no baseVersion
   'GET /api/user/notices': session(200),
   'POST /api/user/notices/:id/read': session(404, { admin_impersonating: 403 }), // only the person hides their notices
 
@@ -268,15 +271,15 @@ describeEachDialect('permission matrix: every route × every caller', (dialect) 
     const owner = await createBusiness(t.app, 'Victim Co');
     const hook = await t.app.inject({ method: 'POST', url: '/api/webhooks', headers: browser(owner.cookie), payload: { url: 'https://9.9.9.9/hooks', events: ['credit.low'] } });
     victim.webhookId = hook.json().id;
-    const account = await t.app.inject({ method: 'POST', url: '/api/user/totp-accounts', headers: browser(owner.cookie), payload: { accountName: 'victim', secret: 'JBSWY3DPEHPK3PXP' } });
-    victim.totpAccountId = account.json().id;
+    const ownerId = (await t.ctx.db.selectFrom('user').select('id').where('email', '=', owner.email).executeTakeFirstOrThrow()).id;
+    victim.totpAccountId = await storeLegacyAccount(t.ctx, ownerId, { type: 'totp', issuer: null, accountName: 'victim', secret: 'JBSWY3DPEHPK3PXP', algorithm: 'SHA1', digits: 6, period: 30, counter: null });
     victim.notificationId = 'ntf_matrix_victim';
     await t.ctx.db
       .insertInto('notification')
       .values({ id: victim.notificationId, business_id: owner.businessId, kind: 'payment_approved', title: 'Payment approved', message: 'x', subject_id: null, created_at: new Date(), read_at: null })
       .execute();
     const enrolled = await t.app.inject({ method: 'POST', url: '/api/v1/generate', headers: { authorization: `Bearer ${owner.apiKey}` }, payload: { user_id: victim.enrolledUserId } });
-    if (!victim.webhookId || !victim.totpAccountId || enrolled.statusCode !== 201) throw new Error(`victim fixtures failed: ${hook.body} ${account.body} ${enrolled.body}`);
+    if (!victim.webhookId || !victim.totpAccountId || enrolled.statusCode !== 201) throw new Error(`victim fixtures failed: ${hook.body} ${enrolled.body}`);
 
     const admin = await adminWithFreshMfa(t.app);
     auth.anonymous = sameOrigin;
@@ -299,7 +302,6 @@ describeEachDialect('permission matrix: every route × every caller', (dialect) 
   function urlFor(path: string): string {
     return path
       .replace(/^\/api\/webhooks\/:id/, `/api/webhooks/${victim.webhookId}`)
-      .replace(/^\/api\/user\/totp-accounts\/:id/, `/api/user/totp-accounts/${victim.totpAccountId}`)
       .replace(/^\/api\/business\/notifications\/:id/, `/api/business/notifications/${victim.notificationId}`)
       .replace(':user_id', victim.enrolledUserId)
       .replace(':providerId', 'oidc')

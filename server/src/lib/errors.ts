@@ -28,6 +28,7 @@ export const ERROR_STATUS = {
   conflict: 409,
   /** the administrator already has an impersonation running (one at a time) */
   impersonation_active: 409,
+  version_conflict: 409,
   payload_too_large: 413,
   uri_too_long: 414,
   unsupported_media_type: 415,

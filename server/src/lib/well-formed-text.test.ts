@@ -75,23 +75,15 @@ describeEachDialect('ill-formed text is refused with 400 invalid_text (NUL: vali
     expect(stored.company_name).toBe('Café 日本 💥');
   });
 
-  it('POST /api/user/totp-accounts: a lone surrogate in the account name or issuer, or in a field name', async () => {
-    const before = await count('authenticator_account');
-    for (const body of [
-      '{"accountName":"me\\ud800","secret":"JBSWY3DPEHPK3PXP"}',
-      '{"accountName":"me","issuer":"\\udc00Bank","secret":"JBSWY3DPEHPK3PXP"}',
-      '{"accountName":"me","secret":"JBSWY3DPEHPK3PXP","\\ud800":1}',
-    ]) {
-      expectInvalidText(await t.app.inject({ method: 'POST', url: '/api/user/totp-accounts', headers: { cookie: ownerCookie, ...write }, payload: body }));
-    }
-    expect(await count('authenticator_account')).toBe(before);
+  it('PUT /api/user/vault/entries/:id: a lone surrogate in a field name', async () => {
+    const res = await t.app.inject({ method: 'PUT', url: '/api/user/vault/entries/entry_text_1', headers: { cookie: ownerCookie, ...write }, payload: '{"baseVersion":0,"ciphertext":"AAAA","\\ud800":1}' });
+    expectInvalidText(res);
   });
 
   it('refuses NUL everywhere as validation_failed (PostgreSQL cannot store it; was a 500 on routes without a per-field rule)', async () => {
     for (const [url, payload] of [
-      ['/api/user/generate-totp-code', '{"accountId":"a\\u0000b"}'],
       ['/api/business/create', '{"companyName":"x\\u0000"}'],
-      ['/api/user/totp-accounts', '{"accountName":"me","secret":"JBSWY3DPEHPK3PXP","note\\u0000":1}'],
+      ['/api/user/vault', '{"vaultId":"vault_nul_1","format":1,"slots":[],"note\\u0000":1}'],
     ] as const) {
       const res = await t.app.inject({ method: 'POST', url, headers: { cookie: ownerCookie, ...write }, payload });
       expect(res.statusCode).toBe(400);

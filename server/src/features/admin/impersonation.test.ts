@@ -79,6 +79,7 @@ describeEachDialect('impersonation', (dialect) => {
         'impersonation_forbidden',
       );
       expectError(await get(t.app, '/api/user/totp-accounts', acting), 403, 'impersonation_forbidden');
+      expectError(await get(t.app, '/api/user/vault', acting), 403, 'impersonation_forbidden');
       expectError(await get(t.app, '/api/admin/users', acting), 403, 'impersonation_forbidden');
       expectError(await post(t.app, '/api/admin/impersonation/start', acting, { userId: ownerId, reason: 'nested' }), 403, 'impersonation_forbidden');
       // The library's own account endpoints (rename, sessions) are not routed at all.
@@ -93,7 +94,7 @@ describeEachDialect('impersonation', (dialect) => {
         .values({ id: 'ntf_imp_test', business_id: owner.businessId, kind: 'payment_approved', title: 'Payment approved', message: 'x', subject_id: null, created_at: new Date(), read_at: null })
         .execute();
       expect((await post(t.app, '/api/business/notifications/ntf_imp_test/read', acting)).statusCode).toBe(200);
-      expect((await post(t.app, '/api/user/totp-accounts', acting, { accountName: 'x', secret: 'JBSWY3DPEHPK3PXP' })).statusCode).toBe(403);
+      expect((await post(t.app, '/api/user/vault', acting, { vaultId: 'vault_imp_1', format: 1, slots: [] })).statusCode).toBe(403);
       const writes = await t.ctx.db.selectFrom('audit_log').selectAll().where('action', '=', 'impersonation.write').execute();
       expect(writes).toHaveLength(1);
       const adminId = (await t.ctx.db.selectFrom('user').select('id').where('email', '=', ADMIN).executeTakeFirstOrThrow()).id;

@@ -6,7 +6,9 @@ import { prepareZXingModule, readBarcodes } from 'zxing-wasm/reader';
 import { AppError } from '../../lib/errors';
 
 /**
- * Reads QR codes from an uploaded image, in-process and without native builds: zxing-wasm (the
+ * Reads QR codes from an image, in-process and without native builds. No route takes an image any
+ * more (the authenticator reads QR images in the browser: issue 20); the tests of the account
+ * TOTP and of payments use it to read the QR codes the server draws. It works with zxing-wasm (the
  * ZXing C++ reader compiled to WebAssembly, whose stb_image reads PNG and JPEG from the bytes)
  * and @jsquash/webp (libwebp in WebAssembly) for WebP. Both wasm files ship in their npm
  * packages and are loaded from disk here; nothing is fetched at run time.

@@ -44,36 +44,6 @@ export async function listAccounts(db: Executor, userId: string): Promise<Authen
   return rows.map(toRow);
 }
 
-export async function findAccount(db: Executor, userId: string, id: string): Promise<AuthenticatorAccountRow | undefined> {
-  const row = await db.selectFrom('authenticator_account').selectAll().where('user_id', '=', userId).where('id', '=', id).executeTakeFirst();
-  return row && toRow(row);
-}
-
-export async function countAccounts(db: Executor, userId: string): Promise<number> {
-  const row = await db
-    .selectFrom('authenticator_account')
-    .select((eb) => eb.fn.countAll().as('n'))
-    .where('user_id', '=', userId)
-    .executeTakeFirstOrThrow();
-  return toNumber(row.n);
-}
-
-export async function latestCreatedAt(db: Executor, userId: string): Promise<Date | null> {
-  const row = await db
-    .selectFrom('authenticator_account')
-    .select('created_at')
-    .where('user_id', '=', userId)
-    .orderBy('created_at', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-  return row ? toDate(row.created_at) : null;
-}
-
-export async function listFingerprints(db: Executor, userId: string): Promise<Set<string>> {
-  const rows = await db.selectFrom('authenticator_account').select('fingerprint').where('user_id', '=', userId).execute();
-  return new Set(rows.map((r) => r.fingerprint));
-}
-
 /** Inserts unless the same account (fingerprint) is already there; answers whether it was added. */
 export async function insertAccount(db: Executor, account: NewAuthenticatorAccount, now: Date): Promise<boolean> {
   const result = await db
@@ -98,19 +68,3 @@ export async function insertAccount(db: Executor, account: NewAuthenticatorAccou
   return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;
 }
 
-export async function deleteAccount(db: Executor, userId: string, id: string): Promise<boolean> {
-  const result = await db.deleteFrom('authenticator_account').where('user_id', '=', userId).where('id', '=', id).executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
-}
-
-/** Moves an HOTP counter on by one if it still is `from` (two clicks never share a code). */
-export async function advanceCounter(db: Executor, userId: string, id: string, from: number, now: Date): Promise<boolean> {
-  const result = await db
-    .updateTable('authenticator_account')
-    .set({ counter: from + 1, updated_at: now })
-    .where('user_id', '=', userId)
-    .where('id', '=', id)
-    .where('counter', '=', from)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
-}

@@ -12,6 +12,7 @@ import {
 } from '@/components/ui/dropdown-menu';
 import { displayName, LOGOUT_URL, type CurrentUser } from '@/features/auth/api';
 import { wipeOfflineData } from '@/features/authenticator/offline-store';
+import { signingOut } from '@/features/authenticator/vault/sign-out';
 import { hardNavigate } from '@/lib/navigation';
 import { userInitials } from './initials';
 
@@ -40,12 +41,13 @@ export function UserMenu({ user }: { user: CurrentUser }) {
           </Link>
         </DropdownMenuItem>
         <DropdownMenuItem asChild>
-          {/* A real navigation: the server ends the session and redirects to /. The offline copy
-              of the authenticator's secrets is wiped first. */}
+          {/* A real navigation: the server ends the session and redirects to /. The authenticator
+              vault is locked and its offline copy wiped first. */}
           <a
             href={LOGOUT_URL}
             onClick={(event) => {
               event.preventDefault();
+              signingOut();
               void wipeOfflineData().finally(() => hardNavigate(LOGOUT_URL));
             }}
           >

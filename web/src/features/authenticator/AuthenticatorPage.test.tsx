@@ -2,13 +2,16 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { HOTP, Secret, TOTP } from 'otpauth';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { toUriList } from '@common/otpauth';
+import { QR_NOT_FOUND_MESSAGE, toMigrationUris, toUriList } from '@common/otpauth';
 import { resetToasts } from '@/components/ui/use-toast';
 import { useClockSkew } from '@/lib/server-clock';
 import { hardNavigate } from '@/lib/navigation';
 import { ada, jsonResponse, renderApp, setSessionHint, unauthorizedResponse } from '@/test/render-app';
-import type { AuthenticatorAccount, ScanResult } from './api';
-import { loadAccounts, saveAccounts } from './offline-store';
+import type { AuthenticatorAccount } from './api';
+import { QrScanError } from './qr-pixels';
+import { loadVaultSnapshot, saveVaultSnapshot } from './offline-store';
+import { dropVaultSession, vaultSession } from './vault/session';
+import { fakeVault, type FakeVault } from '@/test/fake-vault';
 
 // Whole-app renders with several user-event steps; a loaded machine needs more than 5 s.
 vi.setConfig({ testTimeout: 20_000 });
@@ -52,12 +55,19 @@ vi.mock('qr-scanner', () => ({
   },
 }));
 
+/** The pixel reader (zxing-wasm on a canvas, which jsdom has not): tests say what the image holds. */
+const qrPixels = vi.hoisted(() => ({ read: null as null | ((file: Blob) => Promise<string[]>) }));
+vi.mock('./qr-pixels', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('./qr-pixels')>()),
+  readQrTexts: vi.fn((file: Blob) => qrPixels.read!(file)),
+}));
+
 vi.mock('qrcode', () => ({ default: { toDataURL: vi.fn(async () => 'data:image/png;base64,AAAA') } }));
 
 vi.mock('./offline-store', async (importOriginal) => ({
   ...(await importOriginal<typeof import('./offline-store')>()),
-  saveAccounts: vi.fn(async () => undefined),
-  loadAccounts: vi.fn(async () => null),
+  saveVaultSnapshot: vi.fn(async () => undefined),
+  loadVaultSnapshot: vi.fn(async () => null),
 }));
 
 vi.mock('@/lib/server-clock', async (importOriginal) => ({
@@ -101,7 +111,8 @@ function serve(routes: Record<string, Handler>) {
     const raw = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     const url = new URL(raw, 'http://localhost');
     if (url.pathname === '/api/auth/user') return jsonResponse(200, ada);
-    const handler = routes[`${init?.method ?? 'GET'} ${url.pathname}`];
+    const key = `${init?.method ?? 'GET'} ${url.pathname}`;
+    const handler = routes[key] ?? Object.entries(routes).find(([route]) => route.endsWith('/*') && key.startsWith(route.slice(0, -1)))?.[1];
     if (handler) return handler(init, url);
     return jsonResponse(404, { error: { code: 'not_found', message: `No route for ${url.pathname}`, request_id: 'req_test' } });
   });
@@ -109,16 +120,25 @@ function serve(routes: Record<string, Handler>) {
   return fetchMock;
 }
 
-function withAccounts(accounts: AuthenticatorAccount[], extra: Record<string, Handler> = {}) {
-  return serve({ 'GET /api/user/totp-accounts': () => jsonResponse(200, accounts), ...extra });
+let vault: FakeVault;
+
+/** A fake server whose vault holds `accounts`, unlocked on this page (as after typing the passphrase). */
+async function withAccounts(accounts: AuthenticatorAccount[], extra: Record<string, Handler> = {}) {
+  vault = await fakeVault(accounts);
+  const fetchMock = serve({ ...vault.routes, ...extra });
+  await vaultSession(ada.id).load();
+  await vaultSession(ada.id).unlockWithRecoveryKey(vault.recoveryKey);
+  return fetchMock;
+}
+
+/** The vault writes (PUT of an entry) the page sent, decrypted. */
+async function sentAccounts(fetchMock: ReturnType<typeof serve>) {
+  const puts = fetchMock.mock.calls.filter(([url, init]) => String(url).startsWith('/api/user/vault/entries/') && init?.method === 'PUT');
+  return Promise.all(puts.map(([url, init]) => vault.decryptPut(init, new URL(String(url), 'http://localhost'))));
 }
 
 function calls(fetchMock: ReturnType<typeof serve>, method: string, path: string) {
   return fetchMock.mock.calls.filter(([url, init]) => String(url).split('?')[0] === path && (init?.method ?? 'GET') === method);
-}
-
-function jsonBody(init: RequestInit | undefined): unknown {
-  return JSON.parse(String(init?.body));
 }
 
 /** The toast viewport (hidden from the accessibility tree while a modal dialog is open). */
@@ -147,8 +167,9 @@ beforeEach(() => {
   resetToasts();
   camera.instances.length = 0;
   camera.startError = null;
-  vi.mocked(saveAccounts).mockClear();
-  vi.mocked(loadAccounts).mockReset().mockResolvedValue(null);
+  vi.mocked(saveVaultSnapshot).mockClear();
+  vi.mocked(loadVaultSnapshot).mockReset().mockResolvedValue(null);
+  dropVaultSession();
   vi.mocked(useClockSkew).mockReturnValue({ offsetMs: 0, corrected: false });
   vi.mocked(hardNavigate).mockClear();
 });
@@ -161,18 +182,22 @@ afterEach(() => {
 describe('loading, empty and error states', () => {
   it('shows a skeleton of three cards while loading, then the empty state', async () => {
     let answer: (response: Response) => void = () => {};
-    serve({ 'GET /api/user/totp-accounts': () => new Promise<Response>((resolve) => (answer = resolve)) });
+    const empty = await fakeVault([]);
+    serve({ 'GET /api/user/vault': () => new Promise<Response>((resolve) => (answer = resolve)) });
     renderApp('/');
     expect(await screen.findByRole('status', { name: 'Loading accounts' })).toBeInTheDocument();
     expect(screen.getAllByTestId('account-skeleton')).toHaveLength(3);
-    act(() => answer(jsonResponse(200, [])));
+    act(() => answer(jsonResponse(200, { header: empty.header, revision: 0, entries: [], legacyAccounts: 0 })));
+    // A vault arrives locked; the recovery key opens it.
+    expect(await screen.findByText('Your vault is locked')).toBeInTheDocument();
+    await act(() => vaultSession(ada.id).unlockWithRecoveryKey(empty.recoveryKey));
     expect(await screen.findByRole('heading', { name: 'No TOTP Accounts' })).toBeInTheDocument();
     expect(screen.queryByRole('status', { name: 'Loading accounts' })).not.toBeInTheDocument();
   });
 
   it('opens Add Account from "Add Your First Account", on the Manual tab', async () => {
     const user = userEvent.setup();
-    withAccounts([]);
+    await withAccounts([]);
     renderApp('/multi-totp');
     await user.click(await screen.findByRole('button', { name: 'Add Your First Account' }));
     const dialog = await screen.findByRole('dialog', { name: 'Add Account' });
@@ -181,7 +206,7 @@ describe('loading, empty and error states', () => {
   });
 
   it('says "Session Expired" on a 401 and sends the person to sign in after 1 s', async () => {
-    serve({ 'GET /api/user/totp-accounts': () => unauthorizedResponse() });
+    serve({ 'GET /api/user/vault': () => unauthorizedResponse() });
     renderApp('/');
     expect(await within(toastRegion()).findByText('Session Expired')).toBeInTheDocument();
     expect(within(toastRegion()).getByText('Please log in again to continue.')).toBeInTheDocument();
@@ -192,16 +217,7 @@ describe('loading, empty and error states', () => {
 describe('manual entry', () => {
   it('keeps Add disabled until name and secret are filled, and sends the normalised secret', async () => {
     const user = userEvent.setup();
-    let stored: AuthenticatorAccount[] = [];
-    const fetchMock = serve({
-      'GET /api/user/totp-accounts': () => jsonResponse(200, stored),
-      'POST /api/user/totp-accounts': (init) => {
-        const body = jsonBody(init) as Partial<AuthenticatorAccount>;
-        const created = account({ ...body, id: 'tac_new' } as Partial<AuthenticatorAccount>);
-        stored = [created];
-        return jsonResponse(201, created);
-      },
-    });
+    const fetchMock = await withAccounts([]);
     renderApp('/');
     const dialog = await openAddDialog(user);
     const add = within(dialog).getByRole('button', { name: 'Add Account' });
@@ -217,9 +233,9 @@ describe('manual entry', () => {
     expect(add).toBeEnabled();
     await user.click(add);
 
-    await waitFor(() => expect(calls(fetchMock, 'POST', '/api/user/totp-accounts')).toHaveLength(1));
-    // Sent as the shared rules normalise it: upper case, no spaces.
-    expect(jsonBody(calls(fetchMock, 'POST', '/api/user/totp-accounts')[0]![1])).toEqual({
+    await waitFor(async () => expect(await sentAccounts(fetchMock)).toHaveLength(1));
+    // Encrypted as the shared rules normalise it (upper case, no spaces); nothing readable was sent.
+    expect((await sentAccounts(fetchMock))[0]).toMatchObject({
       accountName: 'ada@example.com',
       issuer: 'GitHub',
       secret: 'JBSWY3DPEHPK3PXP',
@@ -229,16 +245,18 @@ describe('manual entry', () => {
       type: 'totp',
       counter: null,
     });
+    for (const [, init] of fetchMock.mock.calls) expect(String(init?.body ?? '')).not.toContain('JBSWY3DPEHPK3PXP');
     expect(await within(toastRegion()).findByText('Account Added')).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Add Account' })).not.toBeInTheDocument());
     expect(await screen.findByRole('article', { name: 'ada@example.com' })).toBeInTheDocument();
-    // The new list is kept on this device.
-    await waitFor(() => expect(saveAccounts).toHaveBeenCalledWith(ada.id, [expect.objectContaining({ id: 'tac_new' })]));
+    // The encrypted vault is kept on this device, without the secret in it.
+    await waitFor(() => expect(saveVaultSnapshot).toHaveBeenCalled());
+    expect(JSON.stringify(vi.mocked(saveVaultSnapshot).mock.calls.at(-1))).not.toContain('JBSWY3DPEHPK3PXP');
   });
 
   it('checks the secret with the shared rules before sending', async () => {
     const user = userEvent.setup();
-    const fetchMock = withAccounts([]);
+    const fetchMock = await withAccounts([]);
     renderApp('/');
     const dialog = await openAddDialog(user);
     await user.type(within(dialog).getByLabelText(/Account name/), 'ada');
@@ -246,12 +264,12 @@ describe('manual entry', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Add Account' }));
     expect(within(dialog).getByText('The secret is not valid base32 (letters A–Z and digits 2–7).')).toBeInTheDocument();
     expect(within(dialog).getByLabelText(/Secret key/)).toHaveAttribute('aria-invalid', 'true');
-    expect(calls(fetchMock, 'POST', '/api/user/totp-accounts')).toHaveLength(0);
+    expect(await sentAccounts(fetchMock)).toHaveLength(0);
   });
 
   it('offers algorithm, digits, period and HOTP counter under Advanced', async () => {
     const user = userEvent.setup();
-    const fetchMock = withAccounts([], { 'POST /api/user/totp-accounts': () => jsonResponse(201, account({ id: 'tac_h', type: 'hotp', counter: 5 })) });
+    const fetchMock = await withAccounts([]);
     renderApp('/');
     const dialog = await openAddDialog(user);
     await user.type(within(dialog).getByLabelText(/Account name/), 'ada');
@@ -263,8 +281,8 @@ describe('manual entry', () => {
     await user.clear(within(dialog).getByLabelText('Counter'));
     await user.type(within(dialog).getByLabelText('Counter'), '5');
     await user.click(within(dialog).getByRole('button', { name: 'Add Account' }));
-    await waitFor(() => expect(calls(fetchMock, 'POST', '/api/user/totp-accounts')).toHaveLength(1));
-    expect(jsonBody(calls(fetchMock, 'POST', '/api/user/totp-accounts')[0]![1])).toMatchObject({
+    await waitFor(async () => expect(await sentAccounts(fetchMock)).toHaveLength(1));
+    expect((await sentAccounts(fetchMock))[0]).toMatchObject({
       algorithm: 'SHA512',
       digits: 8,
       type: 'hotp',
@@ -274,9 +292,9 @@ describe('manual entry', () => {
 
   it('shows "Error Adding Account" with the server message', async () => {
     const user = userEvent.setup();
-    withAccounts([], {
-      'POST /api/user/totp-accounts': () =>
-        jsonResponse(409, { error: { code: 'conflict', message: 'GitHub: ada is already in your authenticator.', request_id: 'r' } }),
+    await withAccounts([], {
+      'PUT /api/user/vault/entries/*': () =>
+        jsonResponse(422, { error: { code: 'unprocessable', message: 'Your vault holds the most accounts it can (1000).', request_id: 'r' } }),
     });
     renderApp('/');
     const dialog = await openAddDialog(user);
@@ -284,7 +302,7 @@ describe('manual entry', () => {
     await user.type(within(dialog).getByLabelText(/Secret key/), SECRET);
     await user.click(within(dialog).getByRole('button', { name: 'Add Account' }));
     expect(await within(toastRegion()).findByText('Error Adding Account')).toBeInTheDocument();
-    expect(within(toastRegion()).getByText('GitHub: ada is already in your authenticator.')).toBeInTheDocument();
+    expect(within(toastRegion()).getByText('Your vault holds the most accounts it can (1000).')).toBeInTheDocument();
     expect(screen.getByRole('dialog', { name: 'Add Account' })).toBeInTheDocument();
   });
 });
@@ -295,7 +313,7 @@ describe('codes computed in the browser', () => {
   it('shows the same code as otpauth for a known secret, split 3+3 and 4+4, with the next code', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(AT);
-    withAccounts([GITHUB, AWS]);
+    await withAccounts([GITHUB, AWS]);
     renderApp('/');
     const github = await screen.findByRole('article', { name: 'ada@example.com' });
     const expected = totp(SECRET, AT);
@@ -312,7 +330,7 @@ describe('codes computed in the browser', () => {
   it('counts down every second and moves to the next code at the end of the step', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(AT);
-    withAccounts([GITHUB]);
+    await withAccounts([GITHUB]);
     renderApp('/');
     const card = await screen.findByRole('article', { name: 'ada@example.com' });
     expect(within(card).getByTestId('remaining')).toHaveTextContent('20 s remaining');
@@ -333,7 +351,7 @@ describe('codes computed in the browser', () => {
   it('never asks the server for codes: no generate-totp-code calls, one list request', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(AT);
-    const fetchMock = withAccounts([GITHUB, GOOGLE, AWS]);
+    const fetchMock = await withAccounts([GITHUB, GOOGLE, AWS]);
     renderApp('/');
     await screen.findByRole('article', { name: 'root' });
     for (let s = 1; s <= 3; s++) {
@@ -342,12 +360,12 @@ describe('codes computed in the browser', () => {
     }
     const paths = fetchMock.mock.calls.map(([url]) => String(url));
     expect(paths.filter((path) => path.includes('generate-totp-code'))).toEqual([]);
-    expect(calls(fetchMock, 'GET', '/api/user/totp-accounts')).toHaveLength(1);
+    expect(calls(fetchMock, 'GET', '/api/user/vault')).toHaveLength(1);
   });
 
   it('shows an HOTP account\'s code for its saved counter, without a countdown', async () => {
     const hotp = account({ id: 'tac_h', type: 'hotp', counter: 7, issuer: 'Bank', accountName: 'ada' });
-    withAccounts([hotp]);
+    await withAccounts([hotp]);
     renderApp('/');
     const card = await screen.findByRole('article', { name: 'ada' });
     const code = HOTP.generate({ secret: Secret.fromBase32(SECRET), counter: 7 });
@@ -360,7 +378,7 @@ describe('codes computed in the browser', () => {
 
   it('says so when the device clock is corrected', async () => {
     vi.mocked(useClockSkew).mockReturnValue({ offsetMs: -42_400, corrected: true });
-    withAccounts([GITHUB]);
+    await withAccounts([GITHUB]);
     renderApp('/');
     expect(await screen.findByText('Your device clock is off by 42 s; codes are corrected.')).toBeInTheDocument();
   });
@@ -369,7 +387,7 @@ describe('codes computed in the browser', () => {
 describe('the account cards', () => {
   it('filters by issuer or name, case-insensitively', async () => {
     const user = userEvent.setup();
-    withAccounts([GITHUB, GOOGLE, AWS]);
+    await withAccounts([GITHUB, GOOGLE, AWS]);
     renderApp('/');
     await screen.findByRole('article', { name: 'root' });
     const search = screen.getByRole('searchbox', { name: 'Search accounts' });
@@ -388,7 +406,7 @@ describe('the account cards', () => {
 
   it('shows and hides the secret', async () => {
     const user = userEvent.setup();
-    withAccounts([GITHUB]);
+    await withAccounts([GITHUB]);
     renderApp('/');
     const card = await screen.findByRole('article', { name: 'ada@example.com' });
     expect(within(card).queryByTestId('secret')).not.toBeInTheDocument();
@@ -400,7 +418,7 @@ describe('the account cards', () => {
 
   it('copies the code on click ("Code Copied"), and says when the clipboard refuses', async () => {
     const user = userEvent.setup();
-    withAccounts([GITHUB]);
+    await withAccounts([GITHUB]);
     renderApp('/');
     const card = await screen.findByRole('article', { name: 'ada@example.com' });
     await user.click(within(card).getByRole('button', { name: /^Copy code/ }));
@@ -415,14 +433,8 @@ describe('the account cards', () => {
 
   it('deletes only after confirmation ("Account Deleted")', async () => {
     const user = userEvent.setup();
-    let stored = [GITHUB, GOOGLE];
-    const fetchMock = serve({
-      'GET /api/user/totp-accounts': () => jsonResponse(200, stored),
-      'DELETE /api/user/totp-accounts/tac_1': () => {
-        stored = [GOOGLE];
-        return new Response(null, { status: 204 });
-      },
-    });
+    const fetchMock = await withAccounts([GITHUB, GOOGLE]);
+    const deletes = () => fetchMock.mock.calls.filter(([url, init]) => String(url).startsWith('/api/user/vault/entries/tac_1') && init?.method === 'DELETE');
     renderApp('/');
     const card = await screen.findByRole('article', { name: 'ada@example.com' });
     await user.click(within(card).getByRole('button', { name: 'Delete GitHub: ada@example.com' }));
@@ -430,64 +442,72 @@ describe('the account cards', () => {
     expect(within(dialog).getByText('GitHub: ada@example.com')).toBeInTheDocument();
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument());
-    expect(calls(fetchMock, 'DELETE', '/api/user/totp-accounts/tac_1')).toHaveLength(0);
+    expect(deletes()).toHaveLength(0);
 
     await user.click(within(card).getByRole('button', { name: 'Delete GitHub: ada@example.com' }));
     dialog = await screen.findByRole('alertdialog', { name: 'Delete this account?' });
     await user.click(within(dialog).getByRole('button', { name: 'Delete account' }));
     expect(await within(toastRegion()).findByText('Account Deleted')).toBeInTheDocument();
-    expect(calls(fetchMock, 'DELETE', '/api/user/totp-accounts/tac_1')).toHaveLength(1);
+    expect(deletes()).toHaveLength(1);
+    expect((await vault.accounts()).map((a) => a.id)).toEqual(['tac_2']);
     await waitFor(() => expect(screen.queryByRole('article', { name: 'ada@example.com' })).not.toBeInTheDocument());
     expect(cardFor('lovelace@gmail.com')).toBeInTheDocument();
   });
 
   it('shows "Error Deleting Account" when the server refuses', async () => {
     const user = userEvent.setup();
-    withAccounts([GITHUB], {
-      'DELETE /api/user/totp-accounts/tac_1': () => jsonResponse(404, { error: { code: 'not_found', message: 'No such account in your authenticator.', request_id: 'r' } }),
+    await withAccounts([GITHUB], {
+      'DELETE /api/user/vault/entries/*': () => jsonResponse(404, { error: { code: 'not_found', message: 'No such account in your vault.', request_id: 'r' } }),
     });
     renderApp('/');
     const card = await screen.findByRole('article', { name: 'ada@example.com' });
     await user.click(within(card).getByRole('button', { name: 'Delete GitHub: ada@example.com' }));
     await user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Delete account' }));
     expect(await within(toastRegion()).findByText('Error Deleting Account')).toBeInTheDocument();
-    expect(within(toastRegion()).getByText('No such account in your authenticator.')).toBeInTheDocument();
+    expect(within(toastRegion()).getByText('No such account in your vault.')).toBeInTheDocument();
   });
 });
 
 describe('offline', () => {
-  it('saves each list it loads on this device', async () => {
-    withAccounts([GITHUB]);
+  it('keeps the vault it loads on this device, encrypted: no secret in the saved copy', async () => {
+    await withAccounts([GITHUB]);
     renderApp('/');
     await screen.findByRole('article', { name: 'ada@example.com' });
-    await waitFor(() => expect(saveAccounts).toHaveBeenCalledWith(ada.id, [GITHUB]));
-    expect(screen.queryByText('Offline — showing your saved accounts')).not.toBeInTheDocument();
+    await waitFor(() => expect(saveVaultSnapshot).toHaveBeenCalledWith(ada.id, expect.objectContaining({ header: vault.header })));
+    const saved = JSON.stringify(vi.mocked(saveVaultSnapshot).mock.calls);
+    expect(saved).not.toContain(SECRET);
+    expect(saved).not.toContain('ada@example.com');
+    expect(screen.queryByText(/^Offline/)).not.toBeInTheDocument();
   });
 
   it('shows the saved accounts, with live codes, when the network is down', async () => {
-    vi.mocked(loadAccounts).mockResolvedValue([GOOGLE]);
+    const saved = await fakeVault([GOOGLE]);
+    const snapshot = JSON.parse(await (await saved.routes['GET /api/user/vault']!(undefined, new URL('http://localhost/api/user/vault'))).text()) as object;
+    vi.mocked(loadVaultSnapshot).mockResolvedValue(snapshot);
     serve({
-      'GET /api/user/totp-accounts': () => {
+      'GET /api/user/vault': () => {
         throw new TypeError('Failed to fetch');
       },
     });
     renderApp('/');
+    // The copy on this device is locked like the server's: the recovery key opens it offline.
+    expect(await screen.findByText('Your vault is locked')).toBeInTheDocument();
+    await act(() => vaultSession(ada.id).unlockWithRecoveryKey(saved.recoveryKey));
     const card = await screen.findByRole('article', { name: 'lovelace@gmail.com' });
     expect(displayedCode(card)).toMatch(/^\d{6}$/);
-    expect(screen.getByText('Offline — showing your saved accounts')).toBeInTheDocument();
-    expect(loadAccounts).toHaveBeenCalledWith(ada.id);
-    expect(saveAccounts).not.toHaveBeenCalled();
+    expect(screen.getByText(/^Offline — showing the vault saved on this device/)).toBeInTheDocument();
+    expect(loadVaultSnapshot).toHaveBeenCalledWith(ada.id);
   });
 
   it('does not fall back to the saved copy when the server answers with an error', async () => {
-    vi.mocked(loadAccounts).mockResolvedValue([GOOGLE]);
+    vi.mocked(loadVaultSnapshot).mockResolvedValue({});
     serve({
-      'GET /api/user/totp-accounts': () =>
+      'GET /api/user/vault': () =>
         jsonResponse(403, { error: { code: 'impersonation_forbidden', message: 'Authenticator secrets are not available while impersonating a user.', request_id: 'r' } }),
     });
     renderApp('/');
     expect(await screen.findByText('Authenticator secrets are not available while impersonating a user.')).toBeInTheDocument();
-    expect(loadAccounts).not.toHaveBeenCalled();
+    expect(loadVaultSnapshot).not.toHaveBeenCalled();
     expect(screen.queryByRole('article')).not.toBeInTheDocument();
   });
 });
@@ -497,7 +517,7 @@ describe('camera and upload', () => {
 
   it('starts the camera on the Camera tab, fills the form from a valid QR and stops', async () => {
     const user = userEvent.setup();
-    withAccounts([]);
+    await withAccounts([]);
     renderApp('/');
     const dialog = await openAddDialog(user);
     await user.click(within(dialog).getByRole('tab', { name: 'Camera' }));
@@ -525,7 +545,7 @@ describe('camera and upload', () => {
 
   it('stops the camera on tab change and on close', async () => {
     const user = userEvent.setup();
-    withAccounts([]);
+    await withAccounts([]);
     renderApp('/');
     let dialog = await openAddDialog(user);
     await user.click(within(dialog).getByRole('tab', { name: 'Camera' }));
@@ -548,7 +568,7 @@ describe('camera and upload', () => {
   it('says "Camera Access Failed" when the camera is refused', async () => {
     const user = userEvent.setup();
     camera.startError = 'Camera not found.';
-    withAccounts([]);
+    await withAccounts([]);
     renderApp('/');
     const dialog = await openAddDialog(user);
     await user.click(within(dialog).getByRole('tab', { name: 'Camera' }));
@@ -557,36 +577,34 @@ describe('camera and upload', () => {
     expect(within(dialog).getByRole('button', { name: 'Try again' })).toBeInTheDocument();
   });
 
-  it('reads an uploaded image on the server and fills the form ("QR Code Scanned")', async () => {
+  it('reads an uploaded image on this device, sends nothing, and fills the form ("QR Code Scanned")', async () => {
     const user = userEvent.setup();
-    const scanned: ScanResult = {
-      ...account({ issuer: 'Dropbox', accountName: 'ada@example.com' }),
-      source: 'otpauth',
-      accounts: [],
-      skipped: [],
+    const read: Blob[] = [];
+    qrPixels.read = async (file) => {
+      read.push(file);
+      return [`otpauth://totp/Dropbox:ada%40example.com?secret=${SECRET}&issuer=Dropbox`];
     };
-    const fetchMock = withAccounts([], { 'POST /api/user/scan-qr': () => jsonResponse(200, scanned) });
+    const fetchMock = await withAccounts([]);
+    fetchMock.mockClear();
     renderApp('/');
     const dialog = await openAddDialog(user);
     await user.click(within(dialog).getByRole('tab', { name: 'Upload' }));
     const image = new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47])], 'qr.png', { type: 'image/png' });
     await user.upload(within(dialog).getByLabelText(/Choose an image of a QR code/), image);
     expect(await within(toastRegion()).findByText('QR Code Scanned')).toBeInTheDocument();
-    const body = calls(fetchMock, 'POST', '/api/user/scan-qr')[0]![1]!.body as FormData;
-    expect((body.get('qr-image') as File).name).toBe('qr.png');
+    expect((read[0] as File).name).toBe('qr.png');
+    expect(fetchMock.mock.calls.filter(([, init]) => (init?.method ?? 'GET') !== 'GET')).toEqual([]);
     expect(within(dialog).getByRole('tab', { name: 'Manual' })).toHaveAttribute('aria-selected', 'true');
     expect(within(dialog).getByLabelText(/Issuer/)).toHaveValue('Dropbox');
     expect(within(dialog).getByLabelText(/Secret key/)).toHaveValue(SECRET);
   });
 
-  it('shows the server\'s "QR Scan Failed" message for an unreadable image', async () => {
+  it('says "QR Scan Failed" for an image without a readable QR code', async () => {
     const user = userEvent.setup();
-    withAccounts([], {
-      'POST /api/user/scan-qr': () =>
-        jsonResponse(422, {
-          error: { code: 'qr_not_found', message: 'QR Scan Failed: Could not read QR code from the image. Please try again or enter details manually.', request_id: 'r' },
-        }),
-    });
+    qrPixels.read = async () => {
+      throw new QrScanError(QR_NOT_FOUND_MESSAGE);
+    };
+    await withAccounts([]);
     renderApp('/');
     const dialog = await openAddDialog(user);
     await user.click(within(dialog).getByRole('tab', { name: 'Upload' }));
@@ -599,16 +617,7 @@ describe('camera and upload', () => {
 describe('import and export', () => {
   it('previews pasted links — what will be added, what is skipped and why — then imports', async () => {
     const user = userEvent.setup();
-    let stored = [GITHUB];
-    const fetchMock = serve({
-      'GET /api/user/totp-accounts': () => jsonResponse(200, stored),
-      'POST /api/user/totp-accounts/import': (init) => {
-        const { accounts } = jsonBody(init) as { accounts: AuthenticatorAccount[] };
-        const added = accounts.map((a, i) => ({ ...a, id: `tac_i${i}`, createdAt: '2025-01-01T00:00:00.000Z' }));
-        stored = [...stored, ...added];
-        return jsonResponse(200, { added, skipped: [] });
-      },
-    });
+    const fetchMock = await withAccounts([GITHUB]);
     renderApp('/');
     await screen.findByRole('article', { name: 'ada@example.com' });
     await user.click(screen.getByRole('button', { name: /Import \/ Export/ }));
@@ -635,12 +644,13 @@ describe('import and export', () => {
     expect(skipped).toHaveTextContent('GitHub: ada@example.com — Already in your authenticator.');
     expect(skipped).toHaveTextContent('line 3 — Not an otpauth:// link.');
     expect(skipped).toHaveTextContent('line 4 (Broken:bob) — The secret is not valid base32');
-    expect(calls(fetchMock, 'POST', '/api/user/totp-accounts/import')).toHaveLength(0);
+    expect(await sentAccounts(fetchMock)).toHaveLength(0);
 
     await user.click(within(dialog).getByRole('button', { name: 'Import 2 accounts' }));
     expect(await within(dialog).findByText('2 accounts added.')).toBeInTheDocument();
-    const sent = jsonBody(calls(fetchMock, 'POST', '/api/user/totp-accounts/import')[0]![1]) as { accounts: AuthenticatorAccount[] };
-    expect(sent.accounts.map((a) => [a.issuer, a.accountName, a.type, a.counter, a.digits])).toEqual([
+    // Each account went to the vault as its own encrypted entry.
+    const sent = await sentAccounts(fetchMock);
+    expect(sent.map((a) => [a.issuer, a.accountName, a.type, a.counter, a.digits])).toEqual([
       ['Dropbox', 'ada', 'totp', null, 6],
       ['Bank', 'ada', 'hotp', 3, 8],
     ]);
@@ -650,33 +660,27 @@ describe('import and export', () => {
     expect(await screen.findAllByRole('article', { name: 'ada' })).toHaveLength(2);
   });
 
-  it('imports in chunks of 100 with progress', async () => {
+  it('imports many accounts into the vault, one encrypted entry each', async () => {
     const user = userEvent.setup();
-    const sizes: number[] = [];
-    withAccounts([], {
-      'POST /api/user/totp-accounts/import': (init) => {
-        const { accounts } = jsonBody(init) as { accounts: AuthenticatorAccount[] };
-        sizes.push(accounts.length);
-        return jsonResponse(200, { added: accounts.map((a, i) => ({ ...a, id: `tac_${sizes.length}_${i}`, createdAt: '2025-01-01T00:00:00.000Z' })), skipped: [] });
-      },
-    });
+    const fetchMock = await withAccounts([]);
     renderApp('/');
     await user.click(await screen.findByRole('button', { name: /Import \/ Export/ }));
     await user.click(await screen.findByRole('menuitem', { name: /Import accounts/ }));
     const dialog = await screen.findByRole('dialog', { name: 'Import accounts' });
     await user.click(within(dialog).getByRole('tab', { name: 'Paste' }));
-    const lines = Array.from({ length: 250 }, (_, i) => `otpauth://totp/Site${i}:ada?secret=GEZDGNBVGY3TQOJQ&issuer=Site${i}`);
+    const lines = Array.from({ length: 120 }, (_, i) => `otpauth://totp/Site${i}:ada?secret=GEZDGNBVGY3TQOJQ&issuer=Site${i}`);
     await user.click(within(dialog).getByLabelText(/one per line/));
     await user.paste(lines.join('\n'));
     await user.click(within(dialog).getByRole('button', { name: 'Preview' }));
-    await user.click(await within(dialog).findByRole('button', { name: 'Import 250 accounts' }));
-    expect(await within(dialog).findByText('250 accounts added.')).toBeInTheDocument();
-    expect(sizes).toEqual([100, 100, 50]);
+    await user.click(await within(dialog).findByRole('button', { name: 'Import 120 accounts' }));
+    expect(await within(dialog).findByText('120 accounts added.', {}, { timeout: 15_000 })).toBeInTheDocument();
+    expect(await sentAccounts(fetchMock)).toHaveLength(120);
+    expect((await vault.accounts()).map((a) => a.issuer)).toEqual(lines.map((_, i) => `Site${i}`));
   });
 
   it('asks for the password of an encrypted backup', async () => {
     const user = userEvent.setup();
-    withAccounts([]);
+    await withAccounts([]);
     renderApp('/');
     await user.click(await screen.findByRole('button', { name: /Import \/ Export/ }));
     await user.click(await screen.findByRole('menuitem', { name: /Import accounts/ }));
@@ -690,29 +694,13 @@ describe('import and export', () => {
     expect(await within(dialog).findByText('Wrong password for this 2FAS backup.')).toBeInTheDocument();
   });
 
-  it('merges Google Authenticator export QR images read by the server', async () => {
+  it('merges Google Authenticator export QR images read on this device', async () => {
     const user = userEvent.setup();
-    const part = (n: number, name: string): ScanResult => {
-      const a = { ...account({ issuer: name, accountName: 'ada' }) };
-      return {
-        ...a,
-        source: 'migration',
-        accounts: [a],
-        skipped: [
-          {
-            label: 'Google Authenticator export',
-            reason: `QR codes ${[1, 2, 3].filter((i) => i !== n).join(', ')} of 3 of this Google Authenticator export are missing: add them to import every account.`,
-          },
-        ],
-      };
-    };
+    // One export of three accounts, split over three QR codes; the person has images of two.
+    const { uris } = toMigrationUris([1, 2, 3].map((n) => { const { id: _id, createdAt: _at, ...otp } = account({ issuer: `Site${n}`, accountName: 'ada' }); return otp; }), { batchSize: 1 });
     let scan = 0;
-    withAccounts([], {
-      'POST /api/user/scan-qr': () => {
-        scan += 1;
-        return jsonResponse(200, part(scan, `Site${scan}`));
-      },
-    });
+    qrPixels.read = async () => [uris[scan++]!];
+    await withAccounts([]);
     renderApp('/');
     await user.click(await screen.findByRole('button', { name: /Import \/ Export/ }));
     await user.click(await screen.findByRole('menuitem', { name: /Import accounts/ }));
@@ -732,7 +720,7 @@ describe('import and export', () => {
     const blobs: Blob[] = [];
     Object.assign(URL, { createObjectURL: vi.fn((blob: Blob) => (blobs.push(blob), 'blob:export')), revokeObjectURL: vi.fn() });
     const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
-    withAccounts([GITHUB, AWS]);
+    await withAccounts([GITHUB, AWS]);
     renderApp('/');
     await screen.findByRole('article', { name: 'root' });
     await user.click(screen.getByRole('button', { name: /Import \/ Export/ }));
@@ -757,7 +745,7 @@ describe('import and export', () => {
   it('exports Google Authenticator migration QR codes, paged', async () => {
     const user = userEvent.setup();
     const many = Array.from({ length: 7 }, (_, i) => account({ id: `tac_${i}`, issuer: `Site${i}`, accountName: 'ada' }));
-    withAccounts(many);
+    await withAccounts(many);
     renderApp('/');
     await screen.findAllByRole('article');
     await user.click(screen.getByRole('button', { name: /Import \/ Export/ }));
@@ -770,5 +758,77 @@ describe('import and export', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Next' }));
     expect(within(dialog).getByText('QR 2 of 2')).toBeInTheDocument();
     expect(within(dialog).getByRole('button', { name: 'Next' })).toBeDisabled();
+  });
+});
+
+describe('the vault screens', () => {
+  it('creates a vault: passphrases must match, the recovery key is shown once, nothing is stored until "I saved it", and only ciphertext is sent', async () => {
+    const user = userEvent.setup();
+    let created: Record<string, unknown> | null = null;
+    const fetchMock = serve({
+      'GET /api/user/vault': () => jsonResponse(200, { header: null, revision: 0, entries: [], legacyAccounts: 0 }),
+      'POST /api/user/vault': (init) => {
+        created = JSON.parse(String(init?.body));
+        const { vaultId, slots } = created as { vaultId: string; slots: unknown[] };
+        return jsonResponse(201, { header: { vaultId, format: 1, version: 1, slots }, revision: 0, entries: [], legacyAccounts: 0 });
+      },
+    });
+    renderApp('/multi-totp');
+    await screen.findByText('Create your encrypted vault');
+    await user.type(screen.getByLabelText('Vault passphrase'), 'violet harbor ladder mint kettle');
+    await user.type(screen.getByLabelText('Passphrase again'), 'violet harbor ladder mint');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(await screen.findByText('The two passphrases differ.')).toBeInTheDocument();
+    await user.type(screen.getByLabelText('Passphrase again'), ' kettle');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    const shown = await screen.findByTestId('recovery-key', {}, { timeout: 15_000 });
+    const recoveryKey = shown.textContent!;
+    expect(recoveryKey).toMatch(/^([A-Z2-7]{4}-){7}[A-Z2-7]{4}$/);
+    const create = screen.getByRole('button', { name: 'Create vault' });
+    expect(create).toBeDisabled();
+    expect(calls(fetchMock, 'POST', '/api/user/vault')).toHaveLength(0);
+    await user.click(screen.getByLabelText(/I have saved my recovery key/));
+    await user.click(create);
+    expect(await screen.findByRole('heading', { name: 'No TOTP Accounts' })).toBeInTheDocument();
+    const sent = JSON.stringify(created);
+    expect(sent).not.toContain('violet');
+    expect(sent).not.toContain(recoveryKey.replace(/-/g, ''));
+    expect(created).toMatchObject({ format: 1, entries: [], slots: [expect.objectContaining({ kind: 'passphrase', kdf: expect.objectContaining({ name: 'argon2id', memoryKiB: 65536, iterations: 3 }) }), expect.objectContaining({ kind: 'recovery' })] });
+  });
+
+  it('forgotten passphrase and no recovery key: says nobody can recover the accounts, and starts over only after an explicit confirmation', async () => {
+    const user = userEvent.setup();
+    vault = await fakeVault([GITHUB]);
+    let deleted = false;
+    serve({
+      ...vault.routes,
+      'DELETE /api/user/vault': () => {
+        deleted = true;
+        return new Response(null, { status: 204 });
+      },
+    });
+    renderApp('/multi-totp');
+    await user.click(await screen.findByRole('button', { name: 'Forgot the passphrase and lost the recovery key?' }));
+    expect(screen.getByText(/nobody can open this vault — not you, not Sixdigit, not support/)).toBeInTheDocument();
+    const discard = screen.getByRole('button', { name: 'Delete the vault and start again' });
+    expect(discard).toBeDisabled();
+    await user.click(screen.getByLabelText(/every account in my current vault is deleted for good/));
+    await user.click(discard);
+    expect(await screen.findByText('Create your encrypted vault')).toBeInTheDocument();
+    expect(deleted).toBe(true);
+  });
+
+  it('says a wrong passphrase does not open the vault', async () => {
+    const user = userEvent.setup();
+    vault = await fakeVault([GITHUB]);
+    serve(vault.routes);
+    renderApp('/multi-totp');
+    await user.type(await screen.findByLabelText('Vault passphrase'), 'not the passphrase');
+    await user.click(screen.getByRole('button', { name: 'Unlock' }));
+    expect(await screen.findByText('That passphrase does not open this vault.', {}, { timeout: 10_000 })).toBeInTheDocument();
+    await user.clear(screen.getByLabelText('Vault passphrase'));
+    await user.type(screen.getByLabelText('Vault passphrase'), 'test vault passphrase');
+    await user.click(screen.getByRole('button', { name: 'Unlock' }));
+    expect(await screen.findByRole('article', { name: 'ada@example.com' }, { timeout: 10_000 })).toBeInTheDocument();
   });
 });

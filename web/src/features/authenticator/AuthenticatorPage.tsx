@@ -1,5 +1,5 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
-import { ArrowDownToLine, ArrowUpFromLine, ChevronDown, Clock, KeyRound, Plus, RotateCw, Search, TriangleAlert, WifiOff } from 'lucide-react';
+import { useCallback, useEffect, useId, useMemo, useState } from 'react';
+import { ArrowDownToLine, ArrowUpFromLine, ChevronDown, Clock, KeyRound, Lock, Plus, RotateCw, Search, TriangleAlert, WifiOff } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from '@/components/ui/dropdown-menu';
@@ -11,21 +11,28 @@ import { errorMessage, isUnauthorized } from '@/lib/api';
 import { useClockSkew } from '@/lib/server-clock';
 import { useCopy } from '@/lib/use-copy';
 import { useDocumentTitle } from '@/lib/use-document-title';
-import { sessionExpired, useAuthenticatorAccounts, type AuthenticatorAccount } from './api';
+import { toast } from '@/components/ui/use-toast';
+import { sessionExpired, useVault, type AuthenticatorAccount } from './api';
 import { AccountCard } from './components/AccountCard';
 import { AddAccountDialog } from './components/AddAccountDialog';
 import { DeleteAccountDialog } from './components/DeleteAccountDialog';
 import { ExportDialog } from './components/ExportDialog';
 import { ImportDialog } from './components/ImportDialog';
 import { matchesSearch } from './form';
+import { vaultErrorMessage } from './messages';
+import { AUTO_LOCK_CHOICES, useAutoLock, type AutoLockMinutes } from './vault/auto-lock';
+import { vaultSession } from './vault/session';
+import { CreateVault, UnlockVault } from './vault/VaultScreens';
+import { VaultSettings } from './vault/VaultSettings';
 import { useNow } from './use-now';
 
 type OpenDialog = 'add' | 'import' | 'export' | null;
 
 /**
  * The authenticator (/ and /multi-totp, SPEC §2): a card per third-party account with its
- * current code, computed in the browser every second (DESIGN.md §9) — the server is asked for
- * the list (every 30 s), never for codes.
+ * current code, computed in the browser every second (DESIGN.md §9). The accounts are in the
+ * person's end-to-end encrypted vault: created, unlocked and decrypted here; the server syncs
+ * ciphertext only.
  */
 export function AuthenticatorPage() {
   const { user } = useCurrentUser();
@@ -35,12 +42,15 @@ export function AuthenticatorPage() {
 
 function Authenticator({ userId }: { userId: string }) {
   useDocumentTitle('Authenticator · Sixdigit');
-  const query = useAuthenticatorAccounts(userId);
+  const { view, session, retry } = useVault(userId);
   const [dialog, setDialog] = useState<OpenDialog>(null);
   const [deleting, setDeleting] = useState<AuthenticatorAccount | null>(null);
   const [search, setSearch] = useState('');
-  const accounts = query.data?.accounts;
-  const expired = query.isError && isUnauthorized(query.error);
+  const unlocked = view.status === 'unlocked';
+  const accounts = unlocked ? view.accounts : undefined;
+  const offline = 'offline' in view && view.offline;
+  const expired = view.status === 'error' && isUnauthorized(view.error);
+  const autoLock = useAutoLock(session, unlocked);
 
   useEffect(() => {
     if (expired) sessionExpired();
@@ -53,73 +63,117 @@ function Authenticator({ userId }: { userId: string }) {
       <header className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
         <div className="min-w-0 space-y-1">
           <h1 className="text-3xl font-bold tracking-tight">Authenticator</h1>
-          <p className="text-sm text-muted-foreground">Codes for your accounts, computed on this device.</p>
+          <p className="text-sm text-muted-foreground">Codes for your accounts, end-to-end encrypted and computed on this device.</p>
         </div>
-        <div className="flex gap-2">
-          <DropdownMenu modal={false}>
-            <DropdownMenuTrigger asChild>
-              <Button type="button" variant="outline" disabled={!accounts}>
-                Import / Export
-                <ChevronDown aria-hidden="true" />
-              </Button>
-            </DropdownMenuTrigger>
-            <DropdownMenuContent align="end">
-              <DropdownMenuItem onSelect={() => setDialog('import')} disabled={query.data?.offline}>
-                <ArrowDownToLine aria-hidden="true" />
-                Import accounts…
-              </DropdownMenuItem>
-              <DropdownMenuItem onSelect={() => setDialog('export')} disabled={!accounts?.length}>
-                <ArrowUpFromLine aria-hidden="true" />
-                Export accounts…
-              </DropdownMenuItem>
-            </DropdownMenuContent>
-          </DropdownMenu>
-          <Button type="button" onClick={() => setDialog('add')} className="flex-1 sm:flex-none">
-            <Plus aria-hidden="true" />
-            Add Account
-          </Button>
-        </div>
+        {unlocked && (
+          <div className="flex flex-wrap gap-2">
+            <DropdownMenu modal={false}>
+              <DropdownMenuTrigger asChild>
+                <Button type="button" variant="outline">
+                  Import / Export
+                  <ChevronDown aria-hidden="true" />
+                </Button>
+              </DropdownMenuTrigger>
+              <DropdownMenuContent align="end">
+                <DropdownMenuItem onSelect={() => setDialog('import')} disabled={offline}>
+                  <ArrowDownToLine aria-hidden="true" />
+                  Import accounts…
+                </DropdownMenuItem>
+                <DropdownMenuItem onSelect={() => setDialog('export')} disabled={!accounts?.length}>
+                  <ArrowUpFromLine aria-hidden="true" />
+                  Export accounts…
+                </DropdownMenuItem>
+              </DropdownMenuContent>
+            </DropdownMenu>
+            <Button type="button" variant="outline" onClick={() => session.lock()}>
+              <Lock aria-hidden="true" />
+              Lock
+            </Button>
+            <Button type="button" onClick={() => setDialog('add')} className="flex-1 sm:flex-none" disabled={offline}>
+              <Plus aria-hidden="true" />
+              Add Account
+            </Button>
+          </div>
+        )}
       </header>
 
-      <Notices offline={query.data?.offline ?? false} />
+      <Notices offline={offline} unreadable={unlocked ? view.unreadable : 0} />
 
-      {accounts ? (
-        accounts.length === 0 ? (
-          <EmptyState onAdd={() => setDialog('add')} />
+      {view.status === 'unlocked' ? (
+        <>
+          {view.accounts.length === 0 ? (
+            <EmptyState onAdd={() => setDialog('add')} />
+          ) : (
+            <AccountList userId={userId} accounts={view.accounts} search={search} onSearch={setSearch} onDelete={setDeleting} offline={offline} />
+          )}
+          <AutoLockChoice minutes={autoLock.minutes} onChange={autoLock.setMinutes} />
+          <VaultSettings session={session} offline={offline} passkeys={view.passkeys} />
+        </>
+      ) : view.status === 'locked' ? (
+        <UnlockVault session={session} hasRecoverySlot={view.hasRecoverySlot} hasPasskeySlot={view.hasPasskeySlot} offline={view.offline} />
+      ) : view.status === 'none' ? (
+        view.offline ? (
+          <LoadError message="You are offline and this device has no copy of your vault yet." retrying={false} onRetry={() => void retry()} />
         ) : (
-          <AccountList accounts={accounts} search={search} onSearch={setSearch} onDelete={setDeleting} />
+          <CreateVault session={session} legacyAccounts={view.legacyAccounts} />
         )
-      ) : query.isError ? (
-        expired ? null : (
-          <LoadError
-            message={errorMessage(query.error, 'Check your connection and try again.')}
-            retrying={query.isFetching}
-            onRetry={() => void query.refetch()}
-          />
-        )
+      ) : view.status === 'error' ? (
+        expired ? null : <LoadError message={errorMessage(view.error, 'Check your connection and try again.')} retrying={false} onRetry={() => void retry()} />
       ) : (
         <AccountsSkeleton />
       )}
 
-      <AddAccountDialog userId={userId} open={dialog === 'add'} onOpenChange={close} />
-      <ImportDialog userId={userId} open={dialog === 'import'} onOpenChange={close} existing={accounts ?? []} />
-      <ExportDialog open={dialog === 'export'} onOpenChange={close} accounts={accounts ?? []} />
-      <DeleteAccountDialog userId={userId} account={deleting} onClose={() => setDeleting(null)} />
+      {unlocked && (
+        <>
+          <AddAccountDialog userId={userId} open={dialog === 'add'} onOpenChange={close} />
+          <ImportDialog userId={userId} open={dialog === 'import'} onOpenChange={close} existing={accounts ?? []} />
+          <ExportDialog open={dialog === 'export'} onOpenChange={close} accounts={accounts ?? []} />
+          <DeleteAccountDialog userId={userId} account={deleting} onClose={() => setDeleting(null)} />
+        </>
+      )}
     </div>
   );
 }
 
+function AutoLockChoice({ minutes, onChange }: { minutes: AutoLockMinutes; onChange: (minutes: AutoLockMinutes) => void }) {
+  const id = useId();
+  return (
+    <p className="flex flex-wrap items-center gap-2 text-sm text-muted-foreground">
+      <label htmlFor={id}>Lock the vault after</label>
+      <select
+        id={id}
+        className="h-9 rounded-md border bg-background px-2 text-foreground"
+        value={minutes}
+        onChange={(event) => onChange(Number(event.target.value) as AutoLockMinutes)}
+      >
+        {AUTO_LOCK_CHOICES.map((choice) => (
+          <option key={choice} value={choice}>
+            {choice === 0 ? 'never while open' : choice === 60 ? '1 hour idle' : `${choice} min idle`}
+          </option>
+        ))}
+      </select>
+      <span>— and always on sign-out or when this page closes.</span>
+    </p>
+  );
+}
+
 /** Offline copy in use; device clock corrected. Colour is not the only signal: both are words. */
-function Notices({ offline }: { offline: boolean }) {
+function Notices({ offline, unreadable }: { offline: boolean; unreadable: number }) {
   const skew = useClockSkew();
-  if (!offline && !skew.corrected) return null;
+  if (!offline && !skew.corrected && unreadable === 0) return null;
   const seconds = Math.round(Math.abs(skew.offsetMs) / 1000);
   return (
     <div className="flex flex-col gap-2" role="status">
       {offline && (
         <p className="flex items-center gap-2 rounded-md border border-warning/50 bg-warning/10 px-3 py-2 text-sm">
           <WifiOff className="size-4 shrink-0 text-warning" aria-hidden="true" />
-          Offline — showing your saved accounts
+          Offline — showing the vault saved on this device; changes need a connection
+        </p>
+      )}
+      {unreadable > 0 && (
+        <p className="flex items-center gap-2 rounded-md border border-destructive/50 bg-destructive/10 px-3 py-2 text-sm">
+          <TriangleAlert className="size-4 shrink-0 text-destructive" aria-hidden="true" />
+          {unreadable} {unreadable === 1 ? 'entry' : 'entries'} of your vault did not decrypt: changed or replaced by someone other than you.
         </p>
       )}
       {skew.corrected && (
@@ -133,15 +187,28 @@ function Notices({ offline }: { offline: boolean }) {
 }
 
 interface AccountListProps {
+  userId: string;
+  offline: boolean;
   accounts: AuthenticatorAccount[];
   search: string;
   onSearch: (search: string) => void;
   onDelete: (account: AuthenticatorAccount) => void;
 }
 
-function AccountList({ accounts, search, onSearch, onDelete }: AccountListProps) {
+function AccountList({ userId, offline, accounts, search, onSearch, onDelete }: AccountListProps) {
   const now = useNow();
   const { copied, copy } = useCopy();
+  const session = vaultSession(userId);
+  const onMove = useCallback(
+    (account: AuthenticatorAccount, direction: -1 | 1) =>
+      void session.move(account.id, direction).catch((error: unknown) => toast({ variant: 'destructive', title: 'Not moved', description: vaultErrorMessage(error, 'Try again.') })),
+    [session],
+  );
+  const onUsed = useCallback(
+    (account: AuthenticatorAccount) =>
+      void session.advanceCounter(account.id).catch((error: unknown) => toast({ variant: 'destructive', title: 'Counter not moved', description: vaultErrorMessage(error, 'Try again.') })),
+    [session],
+  );
   const shown = useMemo(() => accounts.filter((account) => matchesSearch(account, search)), [accounts, search]);
   const onCopy = useCallback(
     (account: AuthenticatorAccount, code: string) => void copy(account.id, code, { title: 'Code Copied', description: 'The code is on your clipboard.' }),
@@ -173,9 +240,19 @@ function AccountList({ accounts, search, onSearch, onDelete }: AccountListProps)
             </p>
           )}
           <ul className="grid grid-cols-1 gap-4 md:grid-cols-2 xl:grid-cols-3" aria-label="Accounts">
-            {shown.map((account) => (
+            {shown.map((account, i) => (
               <li key={account.id} className="min-w-0">
-                <AccountCard account={account} now={now} copied={copied === account.id} onCopy={onCopy} onDelete={onDelete} />
+                <AccountCard
+                  account={account}
+                  now={now}
+                  copied={copied === account.id}
+                  onCopy={onCopy}
+                  onDelete={onDelete}
+                  onMove={search.trim() || offline ? undefined : onMove}
+                  canMoveUp={i > 0}
+                  canMoveDown={i < shown.length - 1}
+                  onUsed={offline ? undefined : onUsed}
+                />
               </li>
             ))}
           </ul>

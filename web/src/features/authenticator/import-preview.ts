@@ -1,6 +1,6 @@
 /**
  * What an import will add and what it will skip, before anything is sent. The formats are read
- * by `common/otpauth` (`importAny`) or, for QR images, by the server (POST /api/user/scan-qr,
+ * by `common/otpauth` (`importAny`) or, for QR images, by `qr-decode.ts` on this device (zxing-wasm,
  * which reads Google Authenticator export QR codes too); this file only combines the results.
  */
 import { accountKey, accountLabel, type ImportResult, type OtpAccount, type SkippedEntry } from '@common/otpauth';

@@ -2,9 +2,9 @@ import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   hasOfflineData,
-  loadAccounts,
+  loadVaultSnapshot,
   loadLastUser,
-  saveAccounts,
+  saveVaultSnapshot,
   saveLastUser,
   wipeOfflineData,
   wipeOfflineDataIfAny,
@@ -60,18 +60,18 @@ afterEach(async () => {
 
 describe('offline store', () => {
   it('round-trips accounts per user', async () => {
-    await saveAccounts('user-1', ACCOUNTS);
-    expect(await loadAccounts<Account>('user-1')).toEqual(ACCOUNTS);
-    expect(await loadAccounts('user-2')).toBeNull();
+    await saveVaultSnapshot('user-1', ACCOUNTS);
+    expect(await loadVaultSnapshot<Account>('user-1')).toEqual(ACCOUNTS);
+    expect(await loadVaultSnapshot('user-2')).toBeNull();
 
-    await saveAccounts('user-1', [ACCOUNTS[0]]);
-    expect(await loadAccounts<Account>('user-1')).toEqual([ACCOUNTS[0]]);
-    await saveAccounts('user-1', []);
-    expect(await loadAccounts('user-1')).toEqual([]);
+    await saveVaultSnapshot('user-1', [ACCOUNTS[0]]);
+    expect(await loadVaultSnapshot<Account>('user-1')).toEqual([ACCOUNTS[0]]);
+    await saveVaultSnapshot('user-1', []);
+    expect(await loadVaultSnapshot('user-1')).toEqual([]);
   });
 
   it('stores ciphertext, never the plaintext secrets, with a fresh IV per save', async () => {
-    await saveAccounts('user-1', ACCOUNTS);
+    await saveVaultSnapshot('user-1', ACCOUNTS);
     const first = (await rawDump()).records as StoredRecord[];
     expect(first).toHaveLength(1);
     const bytes = bytesOf(first[0]?.data);
@@ -85,15 +85,15 @@ describe('offline store', () => {
     expect(bytes.byteLength).toBe(new TextEncoder().encode(JSON.stringify(ACCOUNTS)).byteLength + 16);
     expect(bytesOf(first[0]?.iv).byteLength).toBe(12);
 
-    await saveAccounts('user-1', ACCOUNTS);
+    await saveVaultSnapshot('user-1', ACCOUNTS);
     const second = (await rawDump()).records as StoredRecord[];
     expect(Array.from(bytesOf(second[0]?.iv))).not.toEqual(Array.from(bytesOf(first[0]?.iv)));
     expect(Array.from(bytesOf(second[0]?.data))).not.toEqual(Array.from(bytes));
   });
 
   it('keeps one non-extractable AES-GCM key, which cannot be exported', async () => {
-    await saveAccounts('user-1', ACCOUNTS);
-    await saveAccounts('user-1', ACCOUNTS);
+    await saveVaultSnapshot('user-1', ACCOUNTS);
+    await saveVaultSnapshot('user-1', ACCOUNTS);
     const { keys } = await rawDump();
     expect(keys).toHaveLength(1);
     const key = keys[0] as CryptoKey;
@@ -104,7 +104,7 @@ describe('offline store', () => {
   });
 
   it('binds the record to its user: a record moved to another user does not decrypt', async () => {
-    await saveAccounts('user-1', ACCOUNTS);
+    await saveVaultSnapshot('user-1', ACCOUNTS);
     const [record] = (await rawDump()).records as StoredRecord[];
     const db = await new Promise<IDBDatabase>((resolve) => {
       const req = indexedDB.open('sixdigit-offline');
@@ -116,21 +116,21 @@ describe('offline store', () => {
       tx.oncomplete = () => resolve();
     });
     db.close();
-    expect(await loadAccounts('user-2')).toBeNull();
-    expect(await loadAccounts<Account>('user-1')).toEqual(ACCOUNTS);
+    expect(await loadVaultSnapshot('user-2')).toBeNull();
+    expect(await loadVaultSnapshot<Account>('user-1')).toEqual(ACCOUNTS);
   });
 
   it('wipes everything, key included', async () => {
-    await saveAccounts('user-1', ACCOUNTS);
+    await saveVaultSnapshot('user-1', ACCOUNTS);
     await saveLastUser({ id: 'user-1', email: 'alice@example.com' });
     expect(await hasOfflineData()).toBe(true);
     await wipeOfflineData();
     expect(await rawDump()).toEqual({ records: [], keys: [] });
-    expect(await loadAccounts('user-1')).toBeNull();
+    expect(await loadVaultSnapshot('user-1')).toBeNull();
     expect(await loadLastUser()).toBeNull();
     // And it works again afterwards, under a new key.
-    await saveAccounts('user-1', ACCOUNTS);
-    expect(await loadAccounts<Account>('user-1')).toEqual(ACCOUNTS);
+    await saveVaultSnapshot('user-1', ACCOUNTS);
+    expect(await loadVaultSnapshot<Account>('user-1')).toEqual(ACCOUNTS);
   });
 
   it('remembers the last user, encrypted', async () => {
@@ -140,19 +140,19 @@ describe('offline store', () => {
   });
 
   it("drops another person's copy when a different user signs in", async () => {
-    await saveAccounts('user-1', ACCOUNTS);
+    await saveVaultSnapshot('user-1', ACCOUNTS);
     await saveLastUser({ id: 'user-1' });
     await saveLastUser({ id: 'user-1' });
-    expect(await loadAccounts<Account>('user-1')).toEqual(ACCOUNTS);
+    expect(await loadVaultSnapshot<Account>('user-1')).toEqual(ACCOUNTS);
     await saveLastUser({ id: 'user-2' });
-    expect(await loadAccounts('user-1')).toBeNull();
+    expect(await loadVaultSnapshot('user-1')).toBeNull();
     expect(await loadLastUser()).toEqual({ id: 'user-2' });
   });
 
   it('wipeOfflineDataIfAny wipes only when something is stored', async () => {
     await wipeOfflineDataIfAny();
     expect(await hasOfflineData()).toBe(false);
-    await saveAccounts('user-1', ACCOUNTS);
+    await saveVaultSnapshot('user-1', ACCOUNTS);
     await wipeOfflineDataIfAny();
     expect(await hasOfflineData()).toBe(false);
   });

@@ -1,8 +1,9 @@
 /**
- * The authenticator's offline copy: the accounts it last loaded, kept in IndexedDB so an
- * installed or offline app still shows live codes (issue 5, item 6).
+ * The authenticator's offline copy: the vault as it was last loaded (wrapped keys and entry
+ * ciphertext, issue 20), kept in IndexedDB so an installed or offline app unlocks and shows live
+ * codes. The vault key itself is never stored here, wrapped or not, beyond what the server holds.
  *
- * The copy holds TOTP secrets, so it is encrypted: AES-GCM (256 bit) under a key that WebCrypto
+ * The record is encrypted once more (older versions kept plaintext accounts here): AES-GCM (256 bit) under a key that WebCrypto
  * generates once with `extractable: false` and that is stored in the same database as a
  * CryptoKey object (structured-cloneable; script can use it but never read its bytes). Every save
  * gets a fresh random 96-bit IV, and the user id is the additional authenticated data, so one
@@ -15,7 +16,7 @@
 
 const DB_NAME = 'sixdigit-offline';
 const DB_VERSION = 1;
-/** Encrypted records: `{ iv, data }`, keyed by `accounts:<userId>` or `user`. */
+/** Encrypted records: `{ iv, data }`, keyed by `vault:<userId>` or `user`. */
 const RECORDS = 'records';
 /** The one non-extractable AES-GCM key, under KEY_ID. */
 const KEYS = 'keys';
@@ -168,16 +169,23 @@ async function getDecrypted<T>(id: string, userId: string | null): Promise<T | n
 }
 
 const accountsId = (userId: string) => `accounts:${userId}`;
+const vaultId = (userId: string) => `vault:${userId}`;
 
-/** Keeps `accounts` as the offline copy for `userId`, replacing the previous copy. */
-export async function saveAccounts<T>(userId: string, accounts: T[]): Promise<void> {
-  await putEncrypted(accountsId(userId), userId, accounts);
+/**
+ * The vault as the server last sent it (wrapped keys and entry ciphertext: nothing readable
+ * without the passphrase, recovery key or passkey), for unlocking offline. The plaintext copy
+ * that versions before the vault kept (`accounts:<userId>`) is deleted as soon as a vault is saved.
+ */
+export async function saveVaultSnapshot<T>(userId: string, snapshot: T): Promise<void> {
+  await putEncrypted(vaultId(userId), userId, snapshot);
+  const db = await openDb();
+  const tx = db.transaction(RECORDS, 'readwrite');
+  tx.objectStore(RECORDS).delete(accountsId(userId));
+  await done(tx);
 }
 
-/** The offline copy for `userId`, or null when there is none. */
-export async function loadAccounts<T>(userId: string): Promise<T[] | null> {
-  const accounts = await getDecrypted<T[]>(accountsId(userId), userId);
-  return Array.isArray(accounts) ? accounts : null;
+export async function loadVaultSnapshot<T>(userId: string): Promise<T | null> {
+  return getDecrypted<T>(vaultId(userId), userId);
 }
 
 /**

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fetchCurrentUser } from '@/features/auth/api';
 import { hardNavigate } from '@/lib/navigation';
 import { ada, renderApp, stubServer, unauthorizedResponse } from '@/test/render-app';
-import { hasOfflineData, loadAccounts, loadLastUser, saveAccounts, wipeOfflineData } from './offline-store';
+import { hasOfflineData, loadVaultSnapshot, loadLastUser, saveVaultSnapshot, wipeOfflineData } from './offline-store';
 
 vi.mock('@/lib/navigation', async (importOriginal) => ({
   ...(await importOriginal<typeof import('@/lib/navigation')>()),
@@ -23,7 +23,7 @@ afterEach(async () => {
 describe('the offline copy is wiped', () => {
   it('by Log out in the avatar menu, before leaving for /api/logout', async () => {
     const user = userEvent.setup();
-    await saveAccounts(ada.id, ACCOUNTS);
+    await saveVaultSnapshot(ada.id, ACCOUNTS);
     stubServer(ada);
     renderApp('/home');
     await user.click(await screen.findByRole('button', { name: 'Account menu for Ada Lovelace' }));
@@ -37,18 +37,18 @@ describe('the offline copy is wiped', () => {
     await user.click(logOut);
     await waitFor(() => expect(hardNavigate).toHaveBeenCalledWith('/api/logout'));
     await waitFor(() => expect(leftAtNavigation).toBe(false));
-    expect(await loadAccounts(ada.id)).toBeNull();
+    expect(await loadVaultSnapshot(ada.id)).toBeNull();
   });
 
   it('when /api/auth/user says nobody is signed in', async () => {
-    await saveAccounts(ada.id, ACCOUNTS);
+    await saveVaultSnapshot(ada.id, ACCOUNTS);
     stubServer(null);
     expect(await fetchCurrentUser()).toBeNull();
     expect(await hasOfflineData()).toBe(false);
   });
 
   it('when a session ends (401 after being signed in)', async () => {
-    await saveAccounts(ada.id, ACCOUNTS);
+    await saveVaultSnapshot(ada.id, ACCOUNTS);
     vi.stubGlobal('fetch', vi.fn(async () => unauthorizedResponse()));
     await expect(fetchCurrentUser({ wasSignedIn: true })).rejects.toThrow(/^401: /);
     expect(await hasOfflineData()).toBe(false);
@@ -60,11 +60,11 @@ describe('without a network', () => {
     stubServer(ada);
     expect(await fetchCurrentUser()).toEqual(ada);
     await waitFor(async () => expect(await loadLastUser()).toEqual(ada));
-    await saveAccounts(ada.id, ACCOUNTS);
+    await saveVaultSnapshot(ada.id, ACCOUNTS);
 
     vi.stubGlobal('fetch', vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))));
     expect(await fetchCurrentUser({ wasSignedIn: true })).toEqual(ada);
-    expect(await loadAccounts(ada.id)).toEqual(ACCOUNTS);
+    expect(await loadVaultSnapshot(ada.id)).toEqual(ACCOUNTS);
   });
 
   it('with nobody remembered, the network error stands', async () => {

@@ -1,5 +1,5 @@
 import { memo, useMemo, useState } from 'react';
-import { Check, Copy, Eye, EyeOff, Trash2 } from 'lucide-react';
+import { ArrowDown, ArrowUp, Check, Copy, Eye, EyeOff, Trash2 } from 'lucide-react';
 import { accountLabel, generateCode, secondsRemaining } from '@common/otpauth';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -19,6 +19,12 @@ interface AccountCardProps {
   copied: boolean;
   onCopy: (account: AuthenticatorAccount, code: string) => void;
   onDelete: (account: AuthenticatorAccount) => void;
+  /** Moves the account one place up (-1) or down (1); absent at that end of the list. */
+  onMove?: (account: AuthenticatorAccount, direction: -1 | 1) => void;
+  canMoveUp?: boolean;
+  canMoveDown?: boolean;
+  /** HOTP: the shown code was used; the counter moves on in the vault. */
+  onUsed?: (account: AuthenticatorAccount) => void;
 }
 
 /** The code for one time step (or HOTP counter), computed once per step rather than every second. */
@@ -37,7 +43,7 @@ function useCode(account: AuthenticatorAccount, step: number): string | null {
  * One account (SPEC §2): issuer initial, name, issuer, show/hide secret, delete, the big code
  * split in two halves (click copies), seconds remaining with a progress bar, and the next code.
  */
-export const AccountCard = memo(function AccountCard({ account, now, copied, onCopy, onDelete }: AccountCardProps) {
+export const AccountCard = memo(function AccountCard({ account, now, copied, onCopy, onDelete, onMove, canMoveUp, canMoveDown, onUsed }: AccountCardProps) {
   const [showSecret, setShowSecret] = useState(false);
   const isHotp = account.type === 'hotp';
   const step = isHotp ? 0 : Math.floor(now / (account.period * 1000));
@@ -68,6 +74,16 @@ export const AccountCard = memo(function AccountCard({ account, now, copied, onC
           </p>
         </div>
         <div className="-mt-1 -mr-2 flex shrink-0">
+          {onMove && (
+            <>
+              <Button type="button" variant="ghost" size="icon" className="text-muted-foreground" aria-label={`Move ${label} up`} title="Move up" disabled={!canMoveUp} onClick={() => onMove(account, -1)}>
+                <ArrowUp aria-hidden="true" />
+              </Button>
+              <Button type="button" variant="ghost" size="icon" className="text-muted-foreground" aria-label={`Move ${label} down`} title="Move down" disabled={!canMoveDown} onClick={() => onMove(account, 1)}>
+                <ArrowDown aria-hidden="true" />
+              </Button>
+            </>
+          )}
           <Button
             type="button"
             variant="ghost"
@@ -156,9 +172,13 @@ export const AccountCard = memo(function AccountCard({ account, now, copied, onC
             )}
           </div>
           <p className="text-xs text-muted-foreground">
-            Counter-based: this code doesn&apos;t expire. This page shows the saved counter&apos;s code and doesn&apos;t
-            advance it; once you have used it, use the next one.
+            Counter-based: this code doesn&apos;t expire. Once you have used it, move on to the next one (every device sees the new counter).
           </p>
+          {onUsed && (
+            <Button type="button" variant="outline" size="sm" onClick={() => onUsed(account)}>
+              Used it — next code
+            </Button>
+          )}
         </div>
       )}
     </Card>

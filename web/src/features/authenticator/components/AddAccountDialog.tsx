@@ -4,10 +4,9 @@ import { accountLabel, type OtpAccount } from '@common/otpauth';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { toast } from '@/components/ui/use-toast';
-import { errorMessage } from '@/lib/api';
 import { handledAsSessionExpiry, useAddAccount } from '../api';
 import { EMPTY_FORM, accountToForm, checkForm, hasAdvancedSettings, type AccountForm } from '../form';
-import { QR_DETECTED } from '../messages';
+import { QR_DETECTED, vaultErrorMessage } from '../messages';
 import { CameraScanner } from './CameraScanner';
 import { ManualForm, type FormProblem } from './ManualForm';
 import { UploadQr } from './UploadQr';
@@ -70,7 +69,7 @@ function AddAccountBody({ userId, onDone }: { userId: string; onDone: () => void
       },
       onError: (error) => {
         if (handledAsSessionExpiry(error)) return;
-        const message = errorMessage(error, 'Failed to add the account. Please try again.');
+        const message = vaultErrorMessage(error, 'Failed to add the account. Please try again.');
         setProblem({ field: null, message });
         toast({ variant: 'destructive', title: 'Error Adding Account', description: message });
       },

@@ -2,8 +2,8 @@ import { useState } from 'react';
 import { accountLabel } from '@common/otpauth';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { toast } from '@/components/ui/use-toast';
-import { errorMessage } from '@/lib/api';
 import { handledAsSessionExpiry, useDeleteAccount, type AuthenticatorAccount } from '../api';
+import { vaultErrorMessage } from '../messages';
 
 interface DeleteAccountDialogProps {
   userId: string;
@@ -30,7 +30,7 @@ export function DeleteAccountDialog({ userId, account, onClose }: DeleteAccountD
         toast({
           variant: 'destructive',
           title: 'Error Deleting Account',
-          description: errorMessage(error, 'Failed to delete the account. Please try again.'),
+          description: vaultErrorMessage(error, 'Failed to delete the account. Please try again.'),
         });
       },
     });

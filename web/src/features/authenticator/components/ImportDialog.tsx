@@ -10,7 +10,6 @@ import { Progress } from '@/components/ui/progress';
 import { Spinner } from '@/components/ui/spinner';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { toast } from '@/components/ui/use-toast';
-import { errorMessage } from '@/lib/api';
 import {
   ImportError,
   QR_IMAGE_TYPES,
@@ -23,7 +22,7 @@ import {
 } from '../api';
 import { initialOf } from '../form';
 import { buildPreview, mergeImageScans, settingsOf, type ImageScan, type ImportPreview } from '../import-preview';
-import { scanFailed } from '../messages';
+import { scanFailed, vaultErrorMessage } from '../messages';
 import { imageProblem } from './UploadQr';
 
 type Source = 'file' | 'paste' | 'images';
@@ -138,10 +137,6 @@ function ImportBody({ userId, existing, onBusyChange, onClose }: ImportBodyProps
       try {
         scans.push({ name: file.name, result: await scanQrImage(file) });
       } catch (error) {
-        if (handledAsSessionExpiry(error)) {
-          setStage({ kind: 'choose' });
-          return;
-        }
         const message = scanFailed(error);
         scans.push({ name: file.name, error: String(message.description ?? message.title) });
       }
@@ -182,7 +177,7 @@ function ImportBody({ userId, existing, onBusyChange, onClose }: ImportBodyProps
             return;
           }
           const cause = error instanceof ImportError ? error.cause : error;
-          const message = errorMessage(cause, 'The import could not be completed. Please try again.');
+          const message = vaultErrorMessage(cause, 'The import could not be completed. Please try again.');
           setStage({ kind: 'done', outcome: partial, error: message });
           toast({ variant: 'destructive', title: 'Import Failed', description: message });
         },
@@ -324,7 +319,7 @@ function ImportBody({ userId, existing, onBusyChange, onClose }: ImportBodyProps
             multiple
             onChange={(event) => void chooseImages(event)}
           />
-          <p className="text-xs text-muted-foreground">The images are sent to Sixdigit to be read, and are not stored.</p>
+          <p className="text-xs text-muted-foreground">The images are read on this device and never sent anywhere.</p>
         </TabsContent>
       </Tabs>
     </div>

@@ -3,21 +3,21 @@ import { ImageUp } from 'lucide-react';
 import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/components/ui/use-toast';
 import { cn } from '@/lib/utils';
-import { MAX_QR_IMAGE_BYTES, QR_IMAGE_TYPES, handledAsSessionExpiry, useScanQrImage, type ScanResult } from '../api';
+import { MAX_QR_IMAGE_BYTES, QR_IMAGE_TYPES, useScanQrImage, type ScanResult } from '../api';
 import { QR_SCANNED, scanFailed } from '../messages';
 
 interface UploadQrProps {
   onScanned: (result: ScanResult) => void;
 }
 
-/** Problems found before uploading: the server would refuse these anyway. */
+/** Problems found before reading: not an image this page reads, or far too large for one. */
 export function imageProblem(file: File): string | null {
   if (!(QR_IMAGE_TYPES as readonly string[]).includes(file.type)) return 'Upload a PNG, JPEG or WebP image.';
   if (file.size > MAX_QR_IMAGE_BYTES) return `The image is larger than ${MAX_QR_IMAGE_BYTES / 1024 / 1024} MB.`;
   return null;
 }
 
-/** Upload tab: a screenshot or photo of a QR code, read by the server (POST /api/user/scan-qr). */
+/** Upload tab: a screenshot or photo of a QR code, read on this device (the image is never sent). */
 export function UploadQr({ onScanned }: UploadQrProps) {
   const id = useId();
   const scan = useScanQrImage();
@@ -40,10 +40,7 @@ export function UploadQr({ onScanned }: UploadQrProps) {
             : QR_SCANNED,
         );
       },
-      onError: (error) => {
-        if (handledAsSessionExpiry(error)) return;
-        toast(scanFailed(error));
-      },
+      onError: (error) => toast(scanFailed(error)),
     });
   }
 
@@ -63,7 +60,7 @@ export function UploadQr({ onScanned }: UploadQrProps) {
           <ImageUp className="size-8 text-muted-foreground" aria-hidden="true" />
         )}
         <span className="font-medium">{scan.isPending ? 'Reading the QR code…' : 'Choose an image of a QR code'}</span>
-        <span className="text-sm text-muted-foreground">PNG, JPEG or WebP, up to 5 MB. A screenshot of the setup page works.</span>
+        <span className="text-sm text-muted-foreground">PNG, JPEG or WebP, up to 15 MB. A screenshot of the setup page works.</span>
         <input
           id={id}
           type="file"
@@ -73,7 +70,7 @@ export function UploadQr({ onScanned }: UploadQrProps) {
           disabled={scan.isPending}
         />
       </label>
-      <p className="text-xs text-muted-foreground">The image is sent to Sixdigit to be read, and is not stored.</p>
+      <p className="text-xs text-muted-foreground">The image is read on this device and never sent anywhere.</p>
     </div>
   );
 }
