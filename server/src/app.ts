@@ -39,6 +39,7 @@ import { createApiKeyRateLimit, verifyRoutesV1 } from './features/verify/routes.
 import { webhookRoutes } from './features/webhooks/routes';
 import { installErrorHandling } from './lib/error-handler';
 import { AppError, envelope } from './lib/errors';
+import { allowedMethods } from './lib/allowed-methods';
 import { refuseMalformedHost } from './lib/http';
 import { installWellFormedText } from './lib/well-formed-text';
 
@@ -95,7 +96,11 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
       void (reply as FastifyReply)
         .status(tooLong ? 414 : 400)
         .header('x-request-id', request.id)
-        .send(envelope(tooLong ? 'uri_too_long' : 'bad_request', tooLong ? 'A part of the URL is too long.' : 'The URL is not valid (bad percent-encoding).', request.id));
+        .send(
+          envelope(tooLong ? 'uri_too_long' : 'bad_request', tooLong ? 'A part of the URL is too long.' : 'The URL is not valid (bad percent-encoding).', request.id, {
+            docsBase: config.publicUrl,
+          }),
+        );
     },
   });
 
@@ -253,6 +258,8 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   return app;
 }
 
+const PUBLIC_API_PATH = /^\/(?:api\/)?v1\//;
+
 /** Build files the server never hands out: source maps (if a build made them) and the .br/.gz twins, which are only sent in place of their original. */
 const PRIVATE_BUILD_FILE = /\.(?:map|br|gz)$/i;
 /** Paths that name a file: when there is no such file the answer is 404, not the page. */
@@ -310,7 +317,15 @@ async function registerWebApp(app: FastifyInstance): Promise<void> {
     const wantsPage =
       request.method === 'GET' && !path.startsWith('/api/') && !path.startsWith('/v1/') && !path.startsWith('/assets/') && !FILE_LIKE_PATH.test(path);
     if (!wantsPage) {
-      return reply.status(404).send(envelope('not_found', `No route for ${request.method} ${path}.`, request.id));
+      // The public API names the methods a known path does take (RFC 9110 §15.5.6), from the route table.
+      const allow = PUBLIC_API_PATH.test(path) ? allowedMethods(app.routeTable, path) : [];
+      if (allow.length > 0) {
+        return reply
+          .status(405)
+          .header('allow', allow.join(', '))
+          .send(envelope('method_not_allowed', `${path} does not take ${request.method}; it takes ${allow.join(', ')}.`, request.id, { docsBase: config.publicUrl }));
+      }
+      return reply.status(404).send(envelope('not_found', `No route for ${request.method} ${path}.`, request.id, { docsBase: config.publicUrl }));
     }
     return sendPage(request, reply);
   });

@@ -72,7 +72,8 @@ describeEachDialect('OpenAPI document of the public API', (dialect) => {
       expect(response.description, `${path} ${status}`).toMatch(/\w/);
       const schema = resolve(response.content['application/json'].schema);
       expect(schema.required).toEqual(['error']);
-      expect(schema.properties.error.required).toEqual(['code', 'message', 'request_id']);
+      expect(schema.properties.error.required).toEqual(['code', 'message', 'request_id', 'doc_url']);
+      expect(schema.properties.error.properties.details).toMatchObject({ type: 'array' });
     }
   });
 

@@ -41,12 +41,15 @@ const API_HEADERS = {
   'referrer-policy': 'no-referrer',
 };
 
+/** RFC 6750 §3: a 401 names the scheme; `error="invalid_token"` when a key was sent but is not one. */
+const BEARER_CHALLENGE = 'Bearer realm="sixdigit"';
+
 async function authenticateApiKey(request: FastifyRequest, reply: FastifyReply): Promise<void> {
   request.startedAt = performance.now();
   reply.headers(API_HEADERS);
   const header = request.headers.authorization;
   const match = typeof header === 'string' ? /^Bearer\s+(\S+)$/i.exec(header.trim()) : null;
-  if (!match) throw new AppError('unauthorized', 'Send your API key as "Authorization: Bearer sk_live_…".');
+  if (!match) throw new AppError('unauthorized', 'Send your API key as "Authorization: Bearer sk_live_…".', { 'www-authenticate': BEARER_CHALLENGE });
   const hash = apiKeyHash(match[1]!);
   const { ctx } = request.server;
   // The key first (from memory; the database once per API_KEY_CACHE_TTL_MS): a valid key is never
@@ -60,7 +63,7 @@ async function authenticateApiKey(request: FastifyRequest, reply: FastifyReply):
       throw new AppError('rate_limited', `Too many invalid API keys from your address. Try again in ${retryAfter} s.`, { 'retry-after': String(retryAfter) });
     }
     if (hash) recordFailedLookup(ctx, request.ip);
-    throw new AppError('unauthorized', 'This API key is not valid or has been revoked.');
+    throw new AppError('unauthorized', 'This API key is not valid or has been revoked.', { 'www-authenticate': `${BEARER_CHALLENGE}, error="invalid_token"` });
   }
   if (found.business.suspended || found.ownerBanned) {
     throw new AppError('suspended', 'API access for this account is suspended. Contact support.');
@@ -110,9 +113,9 @@ export async function verifyRoutesV1(app: FastifyInstance, options: VerifyRoutes
     route.config = { ...route.config, helmet: { skipRoute: true } } as typeof route.config;
   });
   app.addHook('onRequest', authenticateApiKey);
-
-  // Per-key limit, each business its own figure; runs after the key is known.
-  app.addHook('preHandler', options.rateLimit);
+  // Per-key limit, each business its own figure; runs as soon as the key is known, before the
+  // body is read, so every answer to a recognised key (400, 413 and the rest too) carries RateLimit-*.
+  app.addHook('onRequest', options.rateLimit);
   const withBusiness = (request: FastifyRequest) => request.business!;
 
   r.get(

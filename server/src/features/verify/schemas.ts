@@ -5,8 +5,13 @@ export const ErrorEnvelope = z
   .object({
     error: z.object({
       code: z.string().meta({ example: 'validation_failed' }),
-      message: z.string(),
+      message: z.string().meta({ description: 'A readable sentence; branch on code, not on this.' }),
       request_id: z.string(),
+      doc_url: z.string().meta({ description: "This code's entry in the docs.", example: 'https://sixdigit.in/docs#error-validation_failed' }),
+      details: z
+        .array(z.object({ path: z.string().meta({ description: "Dotted field path ('' for the whole body)." }), message: z.string() }))
+        .optional()
+        .meta({ description: 'On validation_failed: one entry per refused field.' }),
     }),
   })
   .meta({ id: 'Error' });
