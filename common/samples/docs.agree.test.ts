@@ -22,7 +22,17 @@ describeEachDialect('the enterprise docs agree with the server', (dialect) => {
 
   it('reads every served operation, each with a sample, its fields and its error statuses', () => {
     const ops = operationsOf(doc);
-    expect(ops.map((op) => `${op.method} ${op.path}`)).toEqual(['GET /profile', 'POST /test', 'POST /generate', 'POST /verify', 'DELETE /users/{user_id}']);
+    expect(ops.map((op) => `${op.method} ${op.path}`)).toEqual([
+      'GET /profile',
+      'POST /test',
+      'POST /generate',
+      'POST /verify',
+      'GET /users/{user_id}',
+      'DELETE /users/{user_id}',
+      'GET /verifications',
+      'GET /verifications/{verification_id}',
+      'GET /users',
+    ]);
     for (const op of ops) {
       expect(sampleOperationFor(op.method, op.path), op.path).toBeDefined();
       expect(op.needsApiKey).toBe(true);
@@ -34,6 +44,9 @@ describeEachDialect('the enterprise docs agree with the server', (dialect) => {
     expect(generate.successStatus).toBe('201');
     expect(generate.requestFields.find((f) => f.name === 'user_id')).toMatchObject({ required: true, limits: ['1–128 characters'] });
     expect(ops.find((op) => op.path === '/users/{user_id}')!.pathParams.map((p) => p.name)).toEqual(['user_id']);
+    const listing = ops.find((op) => op.method === 'GET' && op.path === '/verifications')!;
+    expect(listing.queryParams.map((p) => p.name)).toEqual(['user_id', 'status', 'created_after', 'created_before', 'limit', 'starting_after']);
+    expect(listing.queryParams.find((p) => p.name === 'limit')!.limits).toEqual(expect.arrayContaining([expect.stringContaining('100')]));
     expect(fieldsOf(doc, doc.components?.schemas?.Error?.properties?.error).map((f) => f.name)).toEqual(['code', 'message', 'request_id', 'doc_url', 'details']);
     expect(apiServerUrl(doc, 'http://ignored')).toBe('http://localhost:5000/api/v1');
   });

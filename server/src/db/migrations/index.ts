@@ -14,6 +14,7 @@ import * as m20261125100000 from './20261125100000_admin_enrol_enrolment_code';
 import * as m20261125100100 from './20261125100100_desk_impersonation_one_live';
 import * as m20261125100200 from './20261125100200_second_factor_account_totp';
 import * as m20261125200000 from './20261125200000_passkeys_webauthn';
+import * as m20261125300000 from './20261125300000_api_platform_lookups';
 
 /** Every migration, by name; names sort in the order they run. Add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   '20261125100100_desk_impersonation_one_live': m20261125100100,
   '20261125100200_second_factor_account_totp': m20261125100200,
   '20261125200000_passkeys_webauthn': m20261125200000,
+  '20261125300000_api_platform_lookups': m20261125300000,
 };

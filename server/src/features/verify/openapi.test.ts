@@ -5,13 +5,18 @@ import { createTestApp, describeEachDialect, type TestApp } from '../../../../te
 type Json = Record<string, any>;
 
 /** Every public v1 operation with the error statuses it must document (DESIGN.md §5). */
-const OPERATIONS: Record<string, { method: string; success: string; errors: string[] }> = {
-  '/profile': { method: 'get', success: '200', errors: ['401', '429'] },
-  '/test': { method: 'post', success: '200', errors: ['401', '429'] },
-  '/generate': { method: 'post', success: '201', errors: ['400', '401', '409', '413', '429'] },
-  '/verify': { method: 'post', success: '200', errors: ['400', '401', '402', '404', '409', '413', '429'] },
-  '/users/{user_id}': { method: 'delete', success: '204', errors: ['401', '404', '429'] },
+const OPERATIONS: Record<string, { success: string; errors: string[] }> = {
+  'get /profile': { success: '200', errors: ['401', '429'] },
+  'post /test': { success: '200', errors: ['401', '429'] },
+  'post /generate': { success: '201', errors: ['400', '401', '409', '413', '429'] },
+  'post /verify': { success: '200', errors: ['400', '401', '402', '404', '409', '413', '429'] },
+  'delete /users/{user_id}': { success: '204', errors: ['401', '404', '429'] },
+  'get /users/{user_id}': { success: '200', errors: ['400', '401', '404', '429'] },
+  'get /users': { success: '200', errors: ['400', '401', '404', '429'] },
+  'get /verifications/{verification_id}': { success: '200', errors: ['400', '401', '404', '429'] },
+  'get /verifications': { success: '200', errors: ['400', '401', '404', '429'] },
 };
+const split = (operation: string) => operation.split(' ') as [string, string];
 
 describeEachDialect('OpenAPI document of the public API', (dialect) => {
   let t: TestApp;
@@ -50,18 +55,17 @@ describeEachDialect('OpenAPI document of the public API', (dialect) => {
     expect(doc.components.securitySchemes).toEqual({ apiKey: expect.objectContaining({ type: 'http', scheme: 'bearer' }) });
   });
 
-  it('documents exactly the five v1 operations — no cookie-only route, no /v1 alias duplicate, not itself', () => {
-    expect(Object.keys(doc.paths).sort()).toEqual(Object.keys(OPERATIONS).sort());
-    for (const [path, { method }] of Object.entries(OPERATIONS)) {
-      expect(Object.keys(doc.paths[path]), path).toEqual([method]);
-    }
+  it('documents exactly the v1 operations — no cookie-only route, no /v1 alias duplicate, not itself', () => {
+    const documented = Object.entries(doc.paths as Record<string, Json>).flatMap(([path, methods]) => Object.keys(methods).map((m) => `${m} ${path}`));
+    expect(documented.sort()).toEqual(Object.keys(OPERATIONS).sort());
     const text = JSON.stringify(doc.paths);
     for (const leak of ['/api/business', '/api/auth', '/api/login', '/api/logout', 'openapi.json', '/v1/', 'healthz', 'cookie']) {
       expect(text, leak).not.toContain(leak);
     }
   });
 
-  it.each(Object.entries(OPERATIONS))('%s requires the bearer key and documents its success and error responses', (path, { method, success, errors }) => {
+  it.each(Object.entries(OPERATIONS))('%s requires the bearer key and documents its success and error responses', (operation, { success, errors }) => {
+    const [method, path] = split(operation);
     const op = doc.paths[path][method];
     expect(op.security).toEqual([{ apiKey: [] }]);
     expect(op.summary).toEqual(expect.any(String));
@@ -94,6 +98,9 @@ describeEachDialect('OpenAPI document of the public API', (dialect) => {
     expect(headers).toEqual([expect.objectContaining({ name: 'idempotency-key', required: false })]);
     const params = doc.paths['/users/{user_id}'].delete.parameters;
     expect(params).toEqual([expect.objectContaining({ name: 'user_id', in: 'path', required: true })]);
+    const query = doc.paths['/verifications'].get.parameters.filter((p: Json) => p.in === 'query');
+    expect(query.map((p: Json) => p.name).sort()).toEqual(['created_after', 'created_before', 'limit', 'starting_after', 'status', 'user_id']);
+    expect(query.find((p: Json) => p.name === 'limit').schema).toMatchObject({ minimum: 1, maximum: 100, default: 20 });
 
     const verifyOk = resolve(doc.paths['/verify'].post.responses['200'].content['application/json'].schema);
     expect(verifyOk.properties.status.enum).toEqual(['verified', 'invalid_code', 'expired', 'replayed']);

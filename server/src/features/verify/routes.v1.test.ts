@@ -810,7 +810,8 @@ describeEachDialect('public API v1', (dialect) => {
   describe('HTTP conventions', () => {
     it.each(PREFIXES)('%s: a wrong method on a known path is 405 method_not_allowed with Allow from the route table; an unknown path stays 404', async (prefix) => {
       const cases = [
-        { method: 'PUT' as const, path: '/users/alice', allow: 'DELETE' },
+        { method: 'PUT' as const, path: '/users/alice', allow: 'DELETE, GET, HEAD' },
+        { method: 'POST' as const, path: '/verifications/ver_1', allow: 'GET, HEAD' },
         { method: 'GET' as const, path: '/verify', allow: 'POST' },
         { method: 'PATCH' as const, path: '/generate', allow: 'POST' },
         { method: 'POST' as const, path: '/profile', allow: 'GET, HEAD' },
@@ -823,7 +824,7 @@ describeEachDialect('public API v1', (dialect) => {
           expect(res.headers.allow, `${c.method} ${c.path}`).toBe(c.allow);
         }
       }
-      for (const path of ['/nope', '/users', '/users/a/b', '/verify/x']) {
+      for (const path of ['/nope', '/users/a/b', '/verify/x', '/verifications/a/b']) {
         const res = await call('GET', `${prefix}${path}`, acme.apiKey);
         expectError(res, 404, 'not_found');
         expect(res.headers.allow).toBeUndefined();

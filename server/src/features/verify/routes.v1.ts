@@ -10,9 +10,17 @@ import {
   GenerateBody,
   GenerateResponse,
   IdempotencyHeaders,
+  ListUsersQuery,
+  ListVerificationsQuery,
   ProfileResponse,
   TestResponse,
+  UserList,
+  UserObject,
+  UserParams,
   userId,
+  VerificationList,
+  VerificationObject,
+  VerificationParams,
   VerifyBody,
   VerifyResponse,
 } from './schemas';
@@ -207,5 +215,64 @@ export async function verifyRoutesV1(app: FastifyInstance, options: VerifyRoutes
       await service.deleteUser(request.server.ctx, withBusiness(request), request.params.user_id);
       return reply.status(204).send(null);
     },
+  );
+
+  // Lookups: read-only, free, the business's own records only (another's id is 404 like a missing one).
+  const lookupErrors = { 400: errors[400], 401: errors[401], 403: errors[403], 429: errors[429] };
+
+  r.get(
+    '/verifications',
+    {
+      schema: {
+        tags: ['verification'],
+        summary: 'List your verifications, newest first (free)',
+        security: [{ apiKey: [] }],
+        querystring: ListVerificationsQuery,
+        response: { 200: VerificationList, ...lookupErrors, 404: ErrorEnvelope.describe('starting_after names no verification of yours (not_found)') },
+      },
+    },
+    async (request) => service.listVerifications(request.server.ctx, withBusiness(request), request.query),
+  );
+
+  r.get(
+    '/verifications/:verification_id',
+    {
+      schema: {
+        tags: ['verification'],
+        summary: 'Look up one verification (free)',
+        security: [{ apiKey: [] }],
+        params: VerificationParams,
+        response: { 200: VerificationObject, ...lookupErrors, 404: ErrorEnvelope.describe('No verification with that id for your business (not_found)') },
+      },
+    },
+    async (request) => service.getVerification(request.server.ctx, withBusiness(request), request.params.verification_id),
+  );
+
+  r.get(
+    '/users',
+    {
+      schema: {
+        tags: ['enrolment'],
+        summary: 'List your enrolled users, newest first (free)',
+        security: [{ apiKey: [] }],
+        querystring: ListUsersQuery,
+        response: { 200: UserList, ...lookupErrors, 404: ErrorEnvelope.describe('starting_after names no enrolled user of yours (not_found)') },
+      },
+    },
+    async (request) => service.listUsers(request.server.ctx, withBusiness(request), request.query),
+  );
+
+  r.get(
+    '/users/:user_id',
+    {
+      schema: {
+        tags: ['enrolment'],
+        summary: 'Look up one enrolled user: settings, last check, backup codes left (never the secret; free)',
+        security: [{ apiKey: [] }],
+        params: UserParams,
+        response: { 200: UserObject, ...lookupErrors, 404: ErrorEnvelope.describe('No enrolled user with that user_id for your business (not_found)') },
+      },
+    },
+    async (request) => service.getUser(request.server.ctx, withBusiness(request), request.params.user_id),
   );
 }

@@ -82,7 +82,7 @@ function Operation({
     [op.method, op.path, baseUrl],
   );
   const titleId = `${op.id}-title`;
-  const hasInput = op.pathParams.length + op.headerParams.length + op.requestFields.length > 0;
+  const hasInput = op.pathParams.length + op.queryParams.length + op.headerParams.length + op.requestFields.length > 0;
   return (
     <article id={op.id} aria-labelledby={titleId} className="scroll-mt-20 border-t py-10 first:border-t-0 first:pt-0">
       <h3 id={titleId} className="flex flex-wrap items-center gap-2 text-lg font-semibold">
@@ -105,6 +105,7 @@ function Operation({
       <div className={cn('grid gap-x-6', hasInput && 'md:grid-cols-2')}>
         <div className={cn('min-w-0', !hasInput && 'hidden')}>
           <Fields title="Path parameters" rows={op.pathParams} />
+          <Fields title="Query parameters" rows={op.queryParams} />
           <Fields title="Headers" rows={op.headerParams} />
           {op.requestDescription && <p className="mt-5 text-sm text-muted-foreground">{op.requestDescription}</p>}
           <Fields title="Request body (JSON)" rows={op.requestFields} />

@@ -83,6 +83,7 @@ export interface DocOperation {
   tag?: string;
   needsApiKey: boolean;
   pathParams: FieldRow[];
+  queryParams: FieldRow[];
   headerParams: FieldRow[];
   requestFields: FieldRow[];
   /** What the body schema says about itself (e.g. which fields go together). */
@@ -185,6 +186,7 @@ export function operationsOf(doc: OpenApiDocument): DocOperation[] {
         ...(op.tags?.[0] ? { tag: op.tags[0] } : {}),
         needsApiKey: (op.security ?? []).length > 0,
         pathParams: parameterRows(doc, op.parameters, 'path'),
+        queryParams: parameterRows(doc, op.parameters, 'query'),
         headerParams: parameterRows(doc, op.parameters, 'header'),
         requestFields: fieldsOf(doc, jsonSchemaOf(op.requestBody)),
         ...(resolveSchema(doc, jsonSchemaOf(op.requestBody)).description
