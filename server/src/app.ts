@@ -35,6 +35,7 @@ import { siteRoutes } from './features/site/routes';
 import { loadPageRenderer } from './features/site/prerender';
 import { pageHtml } from './features/site/service';
 import { COMPRESSIBLE_FILE, CompressedBodyCache, sendCompressed } from './features/static/compression';
+import { completePublicApiDocument } from './features/verify/openapi';
 import { createApiKeyRateLimit, verifyRoutesV1 } from './features/verify/routes.v1';
 import { webhookRoutes } from './features/webhooks/routes';
 import { installErrorHandling } from './lib/error-handler';
@@ -200,7 +201,9 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
       info: {
         title: 'Sixdigit verification API',
         version: '1.0.0',
-        description: 'Prepaid TOTP (RFC 6238) enrolment and verification. ₹0.10 per verification that reaches the code check.',
+        description:
+          'Prepaid TOTP (RFC 6238) enrolment and verification. ₹0.10 per verification that reaches the code check. Every error is one envelope with a doc_url; a wrong method on a known path answers 405 method_not_allowed with an Allow header.',
+        license: { name: 'Proprietary', url: `${config.publicUrl}/docs` },
       },
       servers: [{ url: `${config.publicUrl}/api/v1` }],
       components: { securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'sk_live_… key from your dashboard' } } },
@@ -211,7 +214,8 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
       const transformed = jsonSchemaTransform(input);
       return { ...transformed, url: transformed.url.replace(/^\/api\/v1/, '') };
     },
-    transformObject: jsonSchemaTransformObject,
+    // The zod schemas give the shapes; the rest (ids, every status, headers, webhooks) is added once.
+    transformObject: (input) => completePublicApiDocument(jsonSchemaTransformObject(input) as Record<string, unknown>) as ReturnType<typeof jsonSchemaTransformObject>,
   });
 
   await app.register(healthRoutes);
