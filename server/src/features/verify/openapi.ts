@@ -88,7 +88,7 @@ export const PUBLIC_OPERATIONS: Record<string, OperationSpec> = {
 };
 
 const STATUS_TEXT: Record<string, string> = {
-  '400': 'The request was refused as it stands',
+  '400': 'Refused as sent: a field, the JSON or the URL',
   '401': 'Missing, invalid or revoked API key',
   '402': 'Balance below ₹0.10; nothing recorded or charged',
   '403': 'API access suspended by the operator',
@@ -329,7 +329,10 @@ export function completePublicApiDocument(doc: Json): Json {
       }
       for (const [status, list] of Object.entries(codes)) {
         const existing = op.responses[status] as Json | undefined;
-        const description = existing?.description && existing.description !== 'Default Response' ? existing.description : `${STATUS_TEXT[status] ?? 'Error'} (${list.join(', ')})`;
+        // The route's own wording when it names every code; otherwise one generated from the codes.
+        const own = existing?.description as string | undefined;
+        const unique = [...new Set(list)];
+        const description = own && unique.every((code) => own.includes(code)) ? own : `${STATUS_TEXT[status] ?? 'Error'} (${unique.join(', ')})`;
         op.responses[status] = {
           description,
           content: {
@@ -342,7 +345,11 @@ export function completePublicApiDocument(doc: Json): Json {
       }
       for (const [status, response] of Object.entries(op.responses as Record<string, Json>)) response.headers = headersFor(status, spec);
       for (const parameter of op.parameters ?? []) {
-        if (parameter.in === 'query' && parameter.schema?.format === undefined && /^created_/.test(parameter.name)) parameter.schema.format = 'date-time';
+        // zod's date-time regex is unreadable in the docs; the format says the same.
+        if (parameter.in === 'query' && /^created_/.test(parameter.name)) {
+          parameter.schema.format = 'date-time';
+          delete parameter.schema.pattern;
+        }
       }
       if (method === 'post' && path === '/verify') {
         op.requestBody.content['application/json'].schema = verifyBodies(op.requestBody.content['application/json'].schema);
