@@ -29,7 +29,17 @@ export const SAMPLE_LANGUAGE_FENCES: Readonly<Record<SampleLanguage, string>> = 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 export type JsonBody = { [key: string]: JsonValue };
 
-export type SampleOperationId = 'profile' | 'test' | 'generate' | 'verify' | 'verifyStateless' | 'deleteUser';
+export type SampleOperationId =
+  | 'profile'
+  | 'test'
+  | 'generate'
+  | 'verify'
+  | 'verifyStateless'
+  | 'deleteUser'
+  | 'getUser'
+  | 'listUsers'
+  | 'getVerification'
+  | 'listVerifications';
 
 export interface SampleOperation {
   readonly id: SampleOperationId;
@@ -40,11 +50,16 @@ export interface SampleOperation {
   readonly exampleBody: JsonBody | null;
   /** Example value of the `{user_id}` path parameter, when the path has one. */
   readonly examplePathUserId?: string;
+  /** Example values of other `{name}` path parameters. */
+  readonly examplePathParams?: Readonly<Record<string, string>>;
+  /** Example query parameters (list operations). */
+  readonly exampleQuery?: Readonly<Record<string, string>>;
   /** Set on an operation's second sample: what makes it different. */
   readonly caption?: string;
 }
 
 export const EXAMPLE_USER_ID = 'user_42';
+export const EXAMPLE_VERIFICATION_ID = 'ver_8Jq2x0aZ7bYtLw3KpQ4n';
 
 export const SAMPLE_OPERATIONS: Readonly<Record<SampleOperationId, SampleOperation>> = Object.freeze({
   profile: { id: 'profile', method: 'GET', path: '/profile', exampleBody: null },
@@ -54,6 +69,16 @@ export const SAMPLE_OPERATIONS: Readonly<Record<SampleOperationId, SampleOperati
   // The same call for callers who keep the secret themselves (no enrolment at Sixdigit).
   verifyStateless: { id: 'verifyStateless', method: 'POST', path: '/verify', exampleBody: { secret: 'JBSWY3DPEHPK3PXP', token: '123456' }, caption: 'Stateless: you keep the secret' },
   deleteUser: { id: 'deleteUser', method: 'DELETE', path: '/users/{user_id}', exampleBody: null, examplePathUserId: EXAMPLE_USER_ID },
+  getUser: { id: 'getUser', method: 'GET', path: '/users/{user_id}', exampleBody: null, examplePathUserId: EXAMPLE_USER_ID },
+  listUsers: { id: 'listUsers', method: 'GET', path: '/users', exampleBody: null, exampleQuery: { limit: '20' } },
+  getVerification: {
+    id: 'getVerification',
+    method: 'GET',
+    path: '/verifications/{verification_id}',
+    exampleBody: null,
+    examplePathParams: { verification_id: EXAMPLE_VERIFICATION_ID },
+  },
+  listVerifications: { id: 'listVerifications', method: 'GET', path: '/verifications', exampleBody: null, exampleQuery: { user_id: EXAMPLE_USER_ID, limit: '20' } },
 });
 
 /** The samples of an OpenAPI operation (method + path), main one first; empty if none. */
@@ -79,6 +104,10 @@ export interface SampleInput {
   body?: JsonBody;
   /** Overrides the `{user_id}` path parameter. */
   pathUserId?: string;
+  /** Overrides other `{name}` path parameters. */
+  pathParams?: Record<string, string>;
+  /** Overrides the example query parameters. */
+  query?: Record<string, string>;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -139,10 +168,12 @@ interface ResolvedRequest {
 function resolveRequest(operation: SampleOperation, input: SampleInput): ResolvedRequest {
   const base = input.baseUrl.replace(/\/+$/, '');
   const userId = input.pathUserId ?? operation.examplePathUserId ?? EXAMPLE_USER_ID;
-  const path = operation.path.replace('{user_id}', encodeURIComponent(userId));
+  const params: Record<string, string> = { ...operation.examplePathParams, ...input.pathParams, user_id: userId };
+  const path = operation.path.replace(/\{(\w+)\}/g, (whole, name: string) => (params[name] === undefined ? whole : encodeURIComponent(params[name]!)));
+  const query = new URLSearchParams(input.query ?? operation.exampleQuery ?? {}).toString();
   return {
     method: operation.method,
-    url: `${base}${path}`,
+    url: `${base}${path}${query ? `?${query}` : ''}`,
     apiKey: input.apiKey,
     body: operation.exampleBody === null ? null : (input.body ?? operation.exampleBody),
     expectsJson: operation.method !== 'DELETE',

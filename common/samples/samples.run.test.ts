@@ -96,7 +96,7 @@ describeEachDialect('every code sample, executed against a live server', (dialec
     expect([...new Set(Object.values(SAMPLE_OPERATIONS).map((op) => `${op.method} ${op.path}`))].sort()).toEqual(documented.sort());
   });
 
-  it.each(LANGUAGES)('%s: test → profile → generate → verify (a code from the new secret) → replay → stateless verify → delete', async (language) => {
+  it.each(LANGUAGES)('%s: test → profile → generate → verify (a code from the new secret) → replay → stateless verify → lookups → delete', async (language) => {
     const input = { baseUrl: base, apiKey: owner.apiKey };
     const userId = `sample-${language}-${dialect}`;
 
@@ -123,6 +123,16 @@ describeEachDialect('every code sample, executed against a live server', (dialec
     const token = totpCode(enrolled.secret, { timestamp: Date.now() + 30_000 });
     const stateless = json(await run(language, renderSample('verifyStateless', language, { ...input, body: { secret: enrolled.secret, token } })));
     expect(stateless).toMatchObject({ verified: true, status: 'verified', cost: '0.10' });
+
+    // Lookups: the check just made, the user, and both lists (free).
+    const looked = json(await run(language, renderSample('getVerification', language, { ...input, pathParams: { verification_id: verified.verification_id } })));
+    expect(looked).toMatchObject({ verification_id: verified.verification_id, user_id: userId, status: 'verified', created_at: verified.timestamp });
+    const user = json(await run(language, renderSample('getUser', language, { ...input, pathUserId: userId })));
+    expect(user).toMatchObject({ user_id: userId, backup_codes_left: 10, last_verified_at: verified.timestamp });
+    const checks = json(await run(language, renderSample('listVerifications', language, { ...input, query: { user_id: userId, limit: '1' } })));
+    expect(checks).toEqual({ data: [expect.objectContaining({ status: 'replayed' })], has_more: true });
+    const users = json(await run(language, renderSample('listUsers', language, { ...input, query: { limit: '100' } })));
+    expect(users.data.map((u: { user_id: string }) => u.user_id)).toContain(userId);
 
     const deleted = await run(language, renderSample('deleteUser', language, { ...input, pathUserId: userId }));
     expect(deleted.code, deleted.stderr).toBe(0);

@@ -17,7 +17,8 @@ describeEachDialect('app: the one error envelope, ids and headers', (dialect) =>
 
   const expectEnvelope = (res: { json(): any; headers: Record<string, unknown> }, code: string) => {
     const body = res.json();
-    expect(body).toEqual({ error: { code, message: expect.any(String), request_id: res.headers['x-request-id'] } });
+    const details = code === 'validation_failed' ? { details: expect.arrayContaining([{ path: expect.any(String), message: expect.any(String) }]) } : {};
+    expect(body).toEqual({ error: { code, message: expect.any(String), request_id: res.headers['x-request-id'], doc_url: `http://localhost:5000/docs#error-${code}`, ...details } });
     expect(body.error.message.length).toBeGreaterThan(0);
   };
 

@@ -35,10 +35,12 @@ import { siteRoutes } from './features/site/routes';
 import { loadPageRenderer } from './features/site/prerender';
 import { pageHtml } from './features/site/service';
 import { COMPRESSIBLE_FILE, CompressedBodyCache, sendCompressed } from './features/static/compression';
+import { completePublicApiDocument } from './features/verify/openapi';
 import { createApiKeyRateLimit, verifyRoutesV1 } from './features/verify/routes.v1';
 import { webhookRoutes } from './features/webhooks/routes';
 import { installErrorHandling } from './lib/error-handler';
 import { AppError, envelope } from './lib/errors';
+import { allowedMethods } from './lib/allowed-methods';
 import { refuseMalformedHost } from './lib/http';
 import { installWellFormedText } from './lib/well-formed-text';
 
@@ -95,7 +97,11 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
       void (reply as FastifyReply)
         .status(tooLong ? 414 : 400)
         .header('x-request-id', request.id)
-        .send(envelope(tooLong ? 'uri_too_long' : 'bad_request', tooLong ? 'A part of the URL is too long.' : 'The URL is not valid (bad percent-encoding).', request.id));
+        .send(
+          envelope(tooLong ? 'uri_too_long' : 'bad_request', tooLong ? 'A part of the URL is too long.' : 'The URL is not valid (bad percent-encoding).', request.id, {
+            docsBase: config.publicUrl,
+          }),
+        );
     },
   });
 
@@ -197,7 +203,9 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
       info: {
         title: 'Sixdigit verification API',
         version: '1.0.0',
-        description: 'Prepaid TOTP (RFC 6238) enrolment and verification. ₹0.10 per verification that reaches the code check.',
+        description:
+          'Prepaid TOTP (RFC 6238) enrolment and verification. ₹0.10 per verification that reaches the code check. Every error is one envelope with a doc_url; a wrong method on a known path answers 405 method_not_allowed with an Allow header.',
+        license: { name: 'Proprietary', url: `${config.publicUrl}/docs` },
       },
       servers: [{ url: `${config.publicUrl}/api/v1` }],
       components: { securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'sk_live_… key from your dashboard' } } },
@@ -208,7 +216,8 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
       const transformed = jsonSchemaTransform(input);
       return { ...transformed, url: transformed.url.replace(/^\/api\/v1/, '') };
     },
-    transformObject: jsonSchemaTransformObject,
+    // The zod schemas give the shapes; the rest (ids, every status, headers, webhooks) is added once.
+    transformObject: (input) => completePublicApiDocument(jsonSchemaTransformObject(input) as Record<string, unknown>) as ReturnType<typeof jsonSchemaTransformObject>,
   });
 
   await app.register(healthRoutes);
@@ -254,6 +263,8 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   });
   return app;
 }
+
+const PUBLIC_API_PATH = /^\/(?:api\/)?v1\//;
 
 /** Build files the server never hands out: source maps (if a build made them) and the .br/.gz twins, which are only sent in place of their original. */
 const PRIVATE_BUILD_FILE = /\.(?:map|br|gz)$/i;
@@ -312,7 +323,15 @@ async function registerWebApp(app: FastifyInstance): Promise<void> {
     const wantsPage =
       request.method === 'GET' && !path.startsWith('/api/') && !path.startsWith('/v1/') && !path.startsWith('/assets/') && !FILE_LIKE_PATH.test(path);
     if (!wantsPage) {
-      return reply.status(404).send(envelope('not_found', `No route for ${request.method} ${path}.`, request.id));
+      // The public API names the methods a known path does take (RFC 9110 §15.5.6), from the route table.
+      const allow = PUBLIC_API_PATH.test(path) ? allowedMethods(app.routeTable, path) : [];
+      if (allow.length > 0) {
+        return reply
+          .status(405)
+          .header('allow', allow.join(', '))
+          .send(envelope('method_not_allowed', `${path} does not take ${request.method}; it takes ${allow.join(', ')}.`, request.id, { docsBase: config.publicUrl }));
+      }
+      return reply.status(404).send(envelope('not_found', `No route for ${request.method} ${path}.`, request.id, { docsBase: config.publicUrl }));
     }
     return sendPage(request, reply);
   });

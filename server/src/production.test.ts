@@ -154,7 +154,7 @@ describeEachDialect('production mode', (dialect) => {
       const res = await t.app.inject({ method: 'GET', url, headers: HOST });
       expect(res.statusCode, url).toBe(500);
       const body = res.json();
-      expect(body, url).toEqual({ error: { code: 'internal_error', message: expect.any(String), request_id: res.headers['x-request-id'] } });
+      expect(body, url).toEqual({ error: { code: 'internal_error', message: expect.any(String), request_id: res.headers['x-request-id'], doc_url: expect.stringMatching(/\/docs#error-internal_error$/) } });
       for (const leak of ['secret.db', 'repo.ts', 'no_such_table_here', 'secret_column', 'Error:', '    at ', 'node_modules', '/srv/']) {
         expect(res.body, `${url} leaks ${leak}`).not.toContain(leak);
       }

@@ -10,6 +10,7 @@ import { loadConfig, type Config } from '../../server/src/config';
 import { createContext, migrateToLatest, type AppContext } from '../../server/src/context';
 import { openDatabase, type Db } from '../../server/src/db';
 import type { Dialect } from '../../server/src/db/types';
+import { checkAnswersAgainstDocument } from './openapi-contract';
 import { TEST_POSTGRES_URL } from './services';
 
 export const DIALECTS: Dialect[] = ['sqlite', 'postgres'];
@@ -91,6 +92,8 @@ export async function createTestApp(dialect: Dialect, env: Record<string, string
   const ctx = createContext(config, database.open());
   await migrateToLatest(ctx);
   const app = await buildApp(ctx);
+  // Every /api/v1 answer a test produces is checked against the served OpenAPI document.
+  checkAnswersAgainstDocument(app);
   return {
     app,
     ctx,

@@ -88,7 +88,10 @@ export async function startReceiver(answer: (n: number, request: Received) => An
 }
 
 export interface WebhookEnvelope {
+  /** Standard Webhooks' name for the event; `event` carries the same value */
+  type: string;
   event: string;
+  livemode: boolean;
   data: Record<string, unknown>;
   timestamp: string;
   verification_id: string | null;

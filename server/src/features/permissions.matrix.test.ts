@@ -177,6 +177,11 @@ const MATRIX: Record<string, Row> = {
   ...v1('POST /api/v1/generate', apiKey(400)),
   ...v1('POST /api/v1/verify', apiKey(404)),
   ...v1('DELETE /api/v1/users/:user_id', apiKey(404)),
+  // lookups: another business's key sees its own (empty) lists and 404 for the victim's records
+  ...v1('GET /api/v1/users', apiKey(200)),
+  ...v1('GET /api/v1/users/:user_id', apiKey(404)),
+  ...v1('GET /api/v1/verifications', apiKey(200)),
+  ...v1('GET /api/v1/verifications/:verification_id', apiKey(404)),
   'GET /api/v1/openapi.json': everyone(200),
 
   // the admin area, as its own matrix says
@@ -260,7 +265,7 @@ describeEachDialect('permission matrix: every route × every caller', (dialect) 
   let keyBusinessId: string;
   const KEY_BALANCE = 1_000;
   const auth: Partial<Record<Caller, Record<string, string>>> = {};
-  const victim = { webhookId: '', totpAccountId: '', notificationId: '', enrolledUserId: VICTIM_USER };
+  const victim = { webhookId: '', totpAccountId: '', notificationId: '', enrolledUserId: VICTIM_USER, verificationId: '' };
 
   beforeAll(async () => {
     t = await createTestApp(dialect);
@@ -279,7 +284,11 @@ describeEachDialect('permission matrix: every route × every caller', (dialect) 
       .values({ id: victim.notificationId, business_id: owner.businessId, kind: 'payment_approved', title: 'Payment approved', message: 'x', subject_id: null, created_at: new Date(), read_at: null })
       .execute();
     const enrolled = await t.app.inject({ method: 'POST', url: '/api/v1/generate', headers: { authorization: `Bearer ${owner.apiKey}` }, payload: { user_id: victim.enrolledUserId } });
-    if (!victim.webhookId || !victim.totpAccountId || enrolled.statusCode !== 201) throw new Error(`victim fixtures failed: ${hook.body} ${enrolled.body}`);
+    // One recorded check of the victim's, for the verification lookup (a wrong code: recorded, charged once).
+    await fund(t.ctx, owner.businessId, 10);
+    const checked = await t.app.inject({ method: 'POST', url: '/api/v1/verify', headers: { authorization: `Bearer ${owner.apiKey}` }, payload: { user_id: victim.enrolledUserId, totp_code: '000000' } });
+    victim.verificationId = checked.json().verification_id;
+    if (!victim.webhookId || !victim.totpAccountId || enrolled.statusCode !== 201 || !victim.verificationId) throw new Error(`victim fixtures failed: ${hook.body} ${enrolled.body}`);
 
     const admin = await adminWithFreshMfa(t.app);
     auth.anonymous = sameOrigin;
@@ -304,6 +313,7 @@ describeEachDialect('permission matrix: every route × every caller', (dialect) 
       .replace(/^\/api\/webhooks\/:id/, `/api/webhooks/${victim.webhookId}`)
       .replace(/^\/api\/business\/notifications\/:id/, `/api/business/notifications/${victim.notificationId}`)
       .replace(':user_id', victim.enrolledUserId)
+      .replace(':verification_id', victim.verificationId)
       .replace(':providerId', 'oidc')
       .replace(/:id\b/g, 'x_missing');
   }

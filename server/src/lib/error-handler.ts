@@ -1,30 +1,34 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { AppError, envelope } from './errors';
+import { AppError, envelope, type ErrorDetail } from './errors';
 
-function describeValidation(error: FastifyError): string {
+/** The readable sentence and the per-field list of one validation error (zod's issues). */
+function describeValidation(error: FastifyError): { message: string; details: ErrorDetail[] } {
   if (hasZodFastifySchemaValidationErrors(error)) {
-    const parts = error.validation.map((issue) => {
-      const where = issue.instancePath.replace(/^\//, '').replace(/\//g, '.') || error.validationContext || 'request';
-      return `${where}: ${issue.message}`;
-    });
-    return `Invalid ${error.validationContext ?? 'request'}: ${parts.join('; ')}`;
+    const details = error.validation.map((issue) => ({
+      path: issue.instancePath.replace(/^\//, '').replace(/\//g, '.'),
+      message: issue.message ?? 'is not valid',
+    }));
+    const parts = details.map((d) => `${d.path || error.validationContext || 'request'}: ${d.message}`);
+    return { message: `Invalid ${error.validationContext ?? 'request'}: ${parts.join('; ')}`, details };
   }
-  return error.message;
+  return { message: error.message, details: [{ path: '', message: error.message }] };
 }
 
 /** Maps every error to the one envelope. Internals of a 500 are logged, never sent. */
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-    const send = (status: number, code: string, message: string) =>
-      reply.status(status).send(envelope(code, message, request.id));
+    const docsBase = request.server.ctx.config.publicUrl;
+    const send = (status: number, code: string, message: string, details?: ErrorDetail[]) =>
+      reply.status(status).send(envelope(code, message, request.id, { docsBase, details }));
 
     if (error instanceof AppError) {
       reply.headers(error.headers);
       return send(error.status, error.code, error.message);
     }
     if (hasZodFastifySchemaValidationErrors(error) || error.validation) {
-      return send(400, 'validation_failed', describeValidation(error));
+      const { message, details } = describeValidation(error);
+      return send(400, 'validation_failed', message, details);
     }
     switch (error.code) {
       case 'FST_ERR_CTP_BODY_TOO_LARGE':

@@ -1,6 +1,6 @@
 /**
  * The one error type services throw, and the one envelope every error leaves the server in:
- * `{ "error": { "code", "message", "request_id" } }`.
+ * `{ "error": { "code", "message", "request_id", "doc_url", "details"? } }`.
  */
 export const ERROR_STATUS = {
   bad_request: 400,
@@ -57,10 +57,27 @@ export class AppError extends Error {
   }
 }
 
-export interface ErrorEnvelope {
-  error: { code: string; message: string; request_id: string };
+/** One field a 400 refused, and why (from zod's issues): `path` is dotted, '' for the whole body. */
+export interface ErrorDetail {
+  path: string;
+  message: string;
 }
 
-export function envelope(code: string, message: string, requestId: string): ErrorEnvelope {
-  return { error: { code, message, request_id: requestId } };
+export interface ErrorEnvelope {
+  error: { code: string; message: string; request_id: string; doc_url: string; details?: ErrorDetail[] };
+}
+
+/** Where the docs describe an error code: `/docs#error-<code>` (an anchor the docs page renders). */
+export function errorDocUrl(code: string, docsBase = ''): string {
+  return `${docsBase}/docs#error-${code}`;
+}
+
+/**
+ * `docsBase` is PUBLIC_URL (absolute links in what clients log); without it the link is
+ * relative to the host that answered.
+ */
+export function envelope(code: string, message: string, requestId: string, extra: { docsBase?: string; details?: ErrorDetail[] } = {}): ErrorEnvelope {
+  const error: ErrorEnvelope['error'] = { code, message, request_id: requestId, doc_url: errorDocUrl(code, extra.docsBase) };
+  if (extra.details) error.details = extra.details;
+  return { error };
 }

@@ -27,7 +27,7 @@ const allowListed = (method: string, path: string) =>
 
 function expectNotFoundEnvelope(res: { statusCode: number; json: () => unknown; headers: Record<string, unknown> }, what: string) {
   expect(res.statusCode, what).toBe(404);
-  expect(res.json(), what).toEqual({ error: { code: 'not_found', message: expect.any(String), request_id: res.headers['x-request-id'] } });
+  expect(res.json(), what).toEqual({ error: { code: 'not_found', message: expect.any(String), request_id: res.headers['x-request-id'], doc_url: expect.stringMatching(/\/docs#error-not_found$/) } });
 }
 
 describeEachDialect('better-auth endpoints over HTTP', (dialect) => {
@@ -85,7 +85,7 @@ describeEachDialect('better-auth endpoints over HTTP', (dialect) => {
     const res = await t.app.inject({ method: 'GET', url: '/api/auth/callback/oidc?code=abc&state=forged' });
     expect(res.statusCode).toBeLessThan(500);
     if (res.statusCode === 302) expect(res.headers.location).toMatch(/^\/\?error=[a-z_]+/);
-    else expect(res.json()).toEqual({ error: { code: expect.any(String), message: expect.any(String), request_id: res.headers['x-request-id'] } });
+    else expect(res.json()).toEqual({ error: { code: expect.any(String), message: expect.any(String), request_id: res.headers['x-request-id'], doc_url: expect.stringMatching(/\/docs#error-[a-z_]+$/) } });
     expect(res.headers['set-cookie'] ?? '').not.toMatch(/session_token=[^;]+/);
   });
 

@@ -13,7 +13,7 @@ describeEachDialect('auth routes', (dialect) => {
     const res = await t.app.inject({ method: 'GET', url: '/api/auth/user' });
     expect(res.statusCode).toBe(401);
     expect(res.json()).toEqual({
-      error: { code: 'unauthorized', message: expect.any(String), request_id: res.headers['x-request-id'] },
+      error: { code: 'unauthorized', message: expect.any(String), request_id: res.headers['x-request-id'], doc_url: 'http://localhost:5000/docs#error-unauthorized' },
     });
   });
 

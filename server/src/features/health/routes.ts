@@ -17,7 +17,7 @@ export async function healthRoutes(app: FastifyInstance): Promise<void> {
       return { status: 'ok', database: app.ctx.database.dialect, latency_ms: Math.round(performance.now() - started) };
     } catch (err) {
       request.log.warn({ err }, 'readiness check failed');
-      return reply.status(503).send(envelope('service_unavailable', 'The database is not reachable.', request.id));
+      return reply.status(503).send(envelope('service_unavailable', 'The database is not reachable.', request.id, { docsBase: app.ctx.config.publicUrl }));
     }
   });
 }

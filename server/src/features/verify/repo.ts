@@ -563,3 +563,128 @@ function stripReplay(v: Verification & { replayUnlessAdvanced: unknown }): Verif
   const { replayUnlessAdvanced: _, ...rest } = v;
   return rest;
 }
+
+// --- lookups (GET /verifications, GET /users): newest first, a cursor by id ----------------
+
+export type VerificationStatusFilter = VerificationStatus;
+
+export interface VerificationFilter {
+  externalUserId?: string;
+  status?: VerificationStatus;
+  createdAfter?: Date;
+  createdBefore?: Date;
+}
+
+/** One of the business's verifications, or undefined (another business's id is as missing). */
+export async function findVerification(db: Executor, businessId: string, id: string): Promise<Verification | undefined> {
+  const row = await db.selectFrom('totp_verification').selectAll().where('business_id', '=', businessId).where('id', '=', id).executeTakeFirst();
+  return row && toVerification(row);
+}
+
+/**
+ * A page of verifications, newest first (created_at, then id, so ties have one order), after the
+ * cursor row when there is one. Reads `limit + 1` rows to know whether more follow.
+ */
+export async function listVerifications(
+  db: Executor,
+  businessId: string,
+  filter: VerificationFilter,
+  limit: number,
+  after?: Verification,
+): Promise<{ rows: Verification[]; hasMore: boolean }> {
+  let query = db.selectFrom('totp_verification').selectAll().where('business_id', '=', businessId);
+  if (filter.externalUserId !== undefined) query = query.where('external_user_id', '=', filter.externalUserId);
+  if (filter.status !== undefined) query = query.where('status', '=', filter.status);
+  if (filter.createdAfter) query = query.where('created_at', '>', filter.createdAfter);
+  if (filter.createdBefore) query = query.where('created_at', '<', filter.createdBefore);
+  if (after) {
+    query = query.where((eb) =>
+      eb.or([eb('created_at', '<', after.createdAt), eb.and([eb('created_at', '=', after.createdAt), eb('id', '<', after.id)])]),
+    );
+  }
+  const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit + 1).execute();
+  return { rows: rows.slice(0, limit).map(toVerification), hasMore: rows.length > limit };
+}
+
+export interface EnrolledUser {
+  id: string;
+  externalUserId: string;
+  algorithm: EnrolmentTable['algorithm'];
+  digits: number;
+  period: number;
+  purpose: string | null;
+  createdAt: Date;
+  lastVerifiedAt: Date | null;
+  backupCodesLeft: number;
+}
+
+/** Enrolments with their last accepted check and unused backup codes; the secret is never selected. */
+function enrolledUsers(db: Executor, businessId: string) {
+  return db
+    .selectFrom('enrolment as e')
+    .where('e.business_id', '=', businessId)
+    .select((eb) => [
+      'e.id',
+      'e.external_user_id',
+      'e.algorithm',
+      'e.digits',
+      'e.period',
+      'e.purpose',
+      'e.created_at',
+      eb
+        .selectFrom('totp_verification as v')
+        .select((v) => v.fn.max('v.created_at').as('at'))
+        .whereRef('v.business_id', '=', 'e.business_id')
+        .whereRef('v.external_user_id', '=', 'e.external_user_id')
+        .where('v.mode', '=', 'managed')
+        .where('v.status', '=', 'verified')
+        .as('last_verified_at'),
+      eb
+        .selectFrom('backup_code as b')
+        .select((b) => b.fn.countAll().as('n'))
+        .whereRef('b.enrolment_id', '=', 'e.id')
+        .where('b.used_at', 'is', null)
+        .as('backup_codes_left'),
+    ]);
+}
+
+function toEnrolledUser(r: {
+  id: string;
+  external_user_id: string;
+  algorithm: EnrolmentTable['algorithm'];
+  digits: number;
+  period: number;
+  purpose: string | null;
+  created_at: Date | string;
+  last_verified_at: unknown;
+  backup_codes_left: unknown;
+}): EnrolledUser {
+  return {
+    id: r.id,
+    externalUserId: r.external_user_id,
+    algorithm: r.algorithm,
+    digits: toNumber(r.digits),
+    period: toNumber(r.period),
+    purpose: r.purpose,
+    createdAt: toDate(r.created_at),
+    lastVerifiedAt: toDateOrNull(r.last_verified_at as Date | string | null),
+    backupCodesLeft: toNumber((r.backup_codes_left as number | string | null) ?? 0),
+  };
+}
+
+export async function findEnrolledUser(db: Executor, businessId: string, externalUserId: string): Promise<EnrolledUser | undefined> {
+  const row = await enrolledUsers(db, businessId).where('e.external_user_id', '=', externalUserId).executeTakeFirst();
+  return row && toEnrolledUser(row);
+}
+
+/** A page of enrolled users, newest enrolment first, after the cursor user when there is one. */
+export async function listEnrolledUsers(db: Executor, businessId: string, limit: number, after?: EnrolledUser): Promise<{ rows: EnrolledUser[]; hasMore: boolean }> {
+  let query = enrolledUsers(db, businessId);
+  if (after) {
+    query = query.where((eb) =>
+      eb.or([eb('e.created_at', '<', after.createdAt), eb.and([eb('e.created_at', '=', after.createdAt), eb('e.id', '<', after.id)])]),
+    );
+  }
+  const rows = await query.orderBy('e.created_at', 'desc').orderBy('e.id', 'desc').limit(limit + 1).execute();
+  return { rows: rows.slice(0, limit).map(toEnrolledUser), hasMore: rows.length > limit };
+}

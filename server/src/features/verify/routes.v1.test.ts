@@ -805,6 +805,110 @@ describeEachDialect('public API v1', (dialect) => {
     expectError(unsafe, 404, 'not_found');
   });
 
+  // --- HTTP the way clients expect it ---------------------------------------------------------
+
+  describe('HTTP conventions', () => {
+    it.each(PREFIXES)('%s: a wrong method on a known path is 405 method_not_allowed with Allow from the route table; an unknown path stays 404', async (prefix) => {
+      const cases = [
+        { method: 'PUT' as const, path: '/users/alice', allow: 'DELETE, GET, HEAD' },
+        { method: 'POST' as const, path: '/verifications/ver_1', allow: 'GET, HEAD' },
+        { method: 'GET' as const, path: '/verify', allow: 'POST' },
+        { method: 'PATCH' as const, path: '/generate', allow: 'POST' },
+        { method: 'POST' as const, path: '/profile', allow: 'GET, HEAD' },
+        { method: 'DELETE' as const, path: '/test/', allow: 'POST' },
+      ];
+      for (const c of cases) {
+        for (const key of [acme.apiKey, null]) {
+          const res = await t.app.inject({ method: c.method, url: `${prefix}${c.path}`, headers: key ? bearer(key) : {} });
+          expectError(res, 405, 'method_not_allowed');
+          expect(res.headers.allow, `${c.method} ${c.path}`).toBe(c.allow);
+        }
+      }
+      for (const path of ['/nope', '/users/a/b', '/verify/x', '/verifications/a/b']) {
+        const res = await call('GET', `${prefix}${path}`, acme.apiKey);
+        expectError(res, 404, 'not_found');
+        expect(res.headers.allow).toBeUndefined();
+      }
+    });
+
+    it('a wrong method on a cookie route is still 404 (405 is the public API\'s)', async () => {
+      const res = await t.app.inject({ method: 'PATCH', url: '/api/business/profile', headers: { 'sec-fetch-site': 'same-origin' } });
+      expectError(res, 404, 'not_found');
+      expect(res.headers.allow).toBeUndefined();
+    });
+
+    it.each(PREFIXES)('%s: a 401 names the Bearer scheme (RFC 6750), with error="invalid_token" when a key was sent but is wrong', async (prefix) => {
+      const none = await call('GET', `${prefix}/profile`, null);
+      expectError(none, 401, 'unauthorized');
+      expect(none.headers['www-authenticate']).toBe('Bearer realm="sixdigit"');
+      const basic = await call('GET', `${prefix}/profile`, null, undefined, { authorization: 'Basic dXNlcjpwYXNz' });
+      expect(basic.headers['www-authenticate']).toBe('Bearer realm="sixdigit"');
+      const wrong = await call('GET', `${prefix}/profile`, `sk_live_${'B'.repeat(32)}`);
+      expectError(wrong, 401, 'unauthorized');
+      expect(wrong.headers['www-authenticate']).toBe('Bearer realm="sixdigit", error="invalid_token"');
+      // Not on answers that are not 401.
+      expect((await call('GET', `${prefix}/profile`, acme.apiKey)).headers['www-authenticate']).toBeUndefined();
+    });
+
+    it('RateLimit-* is on every answer to a recognised key: 400, 402, 404, 409, 413, 415, not only 2xx', async () => {
+      const broke = await createBusiness(t.app, 'Broke Ltd');
+      const brokeUser = await enrol(broke);
+      const { userId } = await enrol(acme);
+      const answers = [
+        { res: await call('POST', '/api/v1/verify', acme.apiKey, { user_id: 'x', totp_code: 'abc' }), status: 400 },
+        { res: await call('POST', '/api/v1/verify', acme.apiKey, '{not json'), status: 400 },
+        { res: await call('POST', '/api/v1/verify', broke.apiKey, { user_id: brokeUser.userId, totp_code: '123456' }), status: 402 },
+        { res: await call('POST', '/api/v1/verify', acme.apiKey, { user_id: 'nobody', totp_code: '123456' }), status: 404 },
+        { res: await call('POST', '/api/v1/generate', acme.apiKey, { user_id: userId }), status: 409 },
+        { res: await call('POST', '/api/v1/verify', acme.apiKey, JSON.stringify({ user_id: 'x', purpose: 'p'.repeat(70_000) })), status: 413 },
+        { res: await call('POST', '/api/v1/verify', acme.apiKey, '<user/>', { 'content-type': 'application/xml' }), status: 415 },
+        { res: await call('DELETE', '/v1/users/nobody', acme.apiKey), status: 404 },
+      ];
+      for (const [i, { res, status }] of answers.entries()) {
+        expect(res.statusCode, `${i}: ${res.body}`).toBe(status);
+        expect(res.headers['ratelimit-limit'], `${i}`).toMatch(/^\d+$/);
+        expect(res.headers['ratelimit-remaining'], `${i}`).toMatch(/^\d+$/);
+        expect(res.headers['ratelimit-reset'], `${i}`).toMatch(/^\d+$/);
+      }
+      // No key, no budget: a 401 carries none (it is nobody's).
+      expect((await call('GET', '/api/v1/profile', null)).headers['ratelimit-limit']).toBeUndefined();
+    });
+
+    it('a 400 lists each refused field in error.details while error.message stays one sentence', async () => {
+      const res = await call('POST', '/api/v1/generate', acme.apiKey, { user_id: '', digits: 9, algorithm: 'MD5' });
+      expectError(res, 400, 'validation_failed');
+      const { details, message } = res.json().error;
+      expect(details.map((d: { path: string }) => d.path).sort()).toEqual(['algorithm', 'digits', 'user_id']);
+      for (const d of details) expect(d.message).toMatch(/\w/);
+      expect(message).toMatch(/^Invalid body: /);
+      expect(message).toContain('digits');
+
+      // A rule over the whole body has the empty path.
+      const whole = await call('POST', '/api/v1/verify', acme.apiKey, { user_id: 'x' });
+      expectError(whole, 400, 'validation_failed');
+      expect(whole.json().error.details).toEqual([{ path: '', message: expect.stringMatching(/exactly one of/) }]);
+      // Headers are checked the same way.
+      const header = await call('POST', '/api/v1/verify', acme.apiKey, { user_id: 'x', totp_code: '123456' }, { 'idempotency-key': 'k'.repeat(300) });
+      expectError(header, 400, 'validation_failed');
+      expect(header.json().error.details).toEqual([{ path: 'idempotency-key', message: expect.any(String) }]);
+      // Errors other than validation carry none.
+      expect((await call('POST', '/api/v1/verify', acme.apiKey, '{not json')).json().error.details).toBeUndefined();
+    });
+
+    it('every error links to its code on the docs page, under PUBLIC_URL', async () => {
+      const samples = [
+        await call('GET', '/api/v1/profile', null),
+        await t.app.inject({ method: 'PUT', url: '/api/v1/profile', headers: bearer(acme.apiKey) }),
+        await call('GET', '/api/v1/nothing-here', acme.apiKey),
+        await call('POST', '/api/v1/verify', acme.apiKey, {}),
+      ];
+      for (const res of samples) {
+        const { code, doc_url } = res.json().error;
+        expect(doc_url).toBe(`http://localhost:5000/docs#error-${code}`);
+      }
+    });
+  });
+
   it('keeps the ledger invariant after everything above: balance = credited − cost of recorded verifications', async () => {
     for (const business of [acme, other]) {
       const totals = await ledgerTotals(t.ctx.db, business.businessId);

@@ -10,9 +10,17 @@ import {
   GenerateBody,
   GenerateResponse,
   IdempotencyHeaders,
+  ListUsersQuery,
+  ListVerificationsQuery,
   ProfileResponse,
   TestResponse,
+  UserList,
+  UserObject,
+  UserParams,
   userId,
+  VerificationList,
+  VerificationObject,
+  VerificationParams,
   VerifyBody,
   VerifyResponse,
 } from './schemas';
@@ -41,12 +49,15 @@ const API_HEADERS = {
   'referrer-policy': 'no-referrer',
 };
 
+/** RFC 6750 §3: a 401 names the scheme; `error="invalid_token"` when a key was sent but is not one. */
+const BEARER_CHALLENGE = 'Bearer realm="sixdigit"';
+
 async function authenticateApiKey(request: FastifyRequest, reply: FastifyReply): Promise<void> {
   request.startedAt = performance.now();
   reply.headers(API_HEADERS);
   const header = request.headers.authorization;
   const match = typeof header === 'string' ? /^Bearer\s+(\S+)$/i.exec(header.trim()) : null;
-  if (!match) throw new AppError('unauthorized', 'Send your API key as "Authorization: Bearer sk_live_…".');
+  if (!match) throw new AppError('unauthorized', 'Send your API key as "Authorization: Bearer sk_live_…".', { 'www-authenticate': BEARER_CHALLENGE });
   const hash = apiKeyHash(match[1]!);
   const { ctx } = request.server;
   // The key first (from memory; the database once per API_KEY_CACHE_TTL_MS): a valid key is never
@@ -60,7 +71,7 @@ async function authenticateApiKey(request: FastifyRequest, reply: FastifyReply):
       throw new AppError('rate_limited', `Too many invalid API keys from your address. Try again in ${retryAfter} s.`, { 'retry-after': String(retryAfter) });
     }
     if (hash) recordFailedLookup(ctx, request.ip);
-    throw new AppError('unauthorized', 'This API key is not valid or has been revoked.');
+    throw new AppError('unauthorized', 'This API key is not valid or has been revoked.', { 'www-authenticate': `${BEARER_CHALLENGE}, error="invalid_token"` });
   }
   if (found.business.suspended || found.ownerBanned) {
     throw new AppError('suspended', 'API access for this account is suspended. Contact support.');
@@ -110,9 +121,9 @@ export async function verifyRoutesV1(app: FastifyInstance, options: VerifyRoutes
     route.config = { ...route.config, helmet: { skipRoute: true } } as typeof route.config;
   });
   app.addHook('onRequest', authenticateApiKey);
-
-  // Per-key limit, each business its own figure; runs after the key is known.
-  app.addHook('preHandler', options.rateLimit);
+  // Per-key limit, each business its own figure; runs as soon as the key is known, before the
+  // body is read, so every answer to a recognised key (400, 413 and the rest too) carries RateLimit-*.
+  app.addHook('onRequest', options.rateLimit);
   const withBusiness = (request: FastifyRequest) => request.business!;
 
   r.get(
@@ -204,5 +215,64 @@ export async function verifyRoutesV1(app: FastifyInstance, options: VerifyRoutes
       await service.deleteUser(request.server.ctx, withBusiness(request), request.params.user_id);
       return reply.status(204).send(null);
     },
+  );
+
+  // Lookups: read-only, free, the business's own records only (another's id is 404 like a missing one).
+  const lookupErrors = { 400: errors[400], 401: errors[401], 403: errors[403], 429: errors[429] };
+
+  r.get(
+    '/verifications',
+    {
+      schema: {
+        tags: ['verification'],
+        summary: 'List your verifications, newest first (free)',
+        security: [{ apiKey: [] }],
+        querystring: ListVerificationsQuery,
+        response: { 200: VerificationList, ...lookupErrors, 404: ErrorEnvelope.describe('starting_after names no verification of yours (not_found)') },
+      },
+    },
+    async (request) => service.listVerifications(request.server.ctx, withBusiness(request), request.query),
+  );
+
+  r.get(
+    '/verifications/:verification_id',
+    {
+      schema: {
+        tags: ['verification'],
+        summary: 'Look up one verification (free)',
+        security: [{ apiKey: [] }],
+        params: VerificationParams,
+        response: { 200: VerificationObject, ...lookupErrors, 404: ErrorEnvelope.describe('No verification with that id for your business (not_found)') },
+      },
+    },
+    async (request) => service.getVerification(request.server.ctx, withBusiness(request), request.params.verification_id),
+  );
+
+  r.get(
+    '/users',
+    {
+      schema: {
+        tags: ['enrolment'],
+        summary: 'List your enrolled users, newest first (free)',
+        security: [{ apiKey: [] }],
+        querystring: ListUsersQuery,
+        response: { 200: UserList, ...lookupErrors, 404: ErrorEnvelope.describe('starting_after names no enrolled user of yours (not_found)') },
+      },
+    },
+    async (request) => service.listUsers(request.server.ctx, withBusiness(request), request.query),
+  );
+
+  r.get(
+    '/users/:user_id',
+    {
+      schema: {
+        tags: ['enrolment'],
+        summary: 'Look up one enrolled user: settings, last check, backup codes left (never the secret; free)',
+        security: [{ apiKey: [] }],
+        params: UserParams,
+        response: { 200: UserObject, ...lookupErrors, 404: ErrorEnvelope.describe('No enrolled user with that user_id for your business (not_found)') },
+      },
+    },
+    async (request) => service.getUser(request.server.ctx, withBusiness(request), request.params.user_id),
   );
 }

@@ -5,8 +5,13 @@ export const ErrorEnvelope = z
   .object({
     error: z.object({
       code: z.string().meta({ example: 'validation_failed' }),
-      message: z.string(),
+      message: z.string().meta({ description: 'A readable sentence; branch on code, not on this.' }),
       request_id: z.string(),
+      doc_url: z.string().meta({ description: "This code's entry in the docs.", example: 'https://sixdigit.in/docs#error-validation_failed' }),
+      details: z
+        .array(z.object({ path: z.string().meta({ description: "Dotted field path ('' for the whole body)." }), message: z.string() }))
+        .optional()
+        .meta({ description: 'On validation_failed: one entry per refused field.' }),
     }),
   })
   .meta({ id: 'Error' });
@@ -100,4 +105,64 @@ export const TestResponse = z.object({ ok: z.literal(true), business_id: z.strin
 
 export const IdempotencyHeaders = z.object({
   'idempotency-key': z.string().min(1).max(255).optional(),
+});
+
+// --- lookups ----------------------------------------------------------------------------------
+
+const verificationId = z.string().min(1).max(40).meta({ description: 'A verification_id from POST /verify.', example: 'ver_8Jq2x0aZ7bYtLw3KpQ4n' });
+const pageLimit = z.coerce.number().int().min(1).max(100).default(20).meta({ description: 'Items per page, 1–100 (default 20).' });
+const isoTime = z.iso.datetime({ offset: true }).meta({ description: 'An ISO 8601 date-time, e.g. 2026-11-25T10:00:00Z.' });
+
+export const VerificationParams = z.object({ verification_id: verificationId });
+export const UserParams = z.object({ user_id: userId });
+
+export const ListVerificationsQuery = z
+  .object({
+    user_id: userId.optional().meta({ description: 'Only this enrolled user’s checks.' }),
+    status: z.enum(['verified', 'invalid_code', 'expired', 'replayed']).optional(),
+    created_after: isoTime.optional().meta({ description: 'Only checks after this moment (exclusive).' }),
+    created_before: isoTime.optional().meta({ description: 'Only checks before this moment (exclusive).' }),
+    limit: pageLimit,
+    starting_after: verificationId.optional().meta({ description: 'The last verification_id of the previous page.' }),
+  })
+  .strict();
+
+export const ListUsersQuery = z
+  .object({
+    limit: pageLimit,
+    starting_after: userId.optional().meta({ description: 'The last user_id of the previous page.' }),
+  })
+  .strict();
+
+export const VerificationObject = z.object({
+  verification_id: z.string(),
+  user_id: z.string().nullable().meta({ description: 'null for a stateless check.' }),
+  mode: z.enum(['managed', 'stateless']),
+  method: z.enum(['totp', 'backup']),
+  status: z.enum(['verified', 'invalid_code', 'expired', 'replayed']),
+  verified: z.boolean(),
+  purpose: z.string().nullable(),
+  cost: z.string().meta({ description: 'Rupees charged, e.g. "0.10".' }),
+  created_at: z.string(),
+});
+
+export const VerificationList = z.object({
+  data: z.array(VerificationObject).meta({ description: 'Newest first.' }),
+  has_more: z.boolean().meta({ description: 'More follow: ask again with starting_after set to the last verification_id.' }),
+});
+
+export const UserObject = z.object({
+  user_id: z.string(),
+  enrolled_at: z.string(),
+  algorithm: z.enum(['SHA1', 'SHA256', 'SHA512']),
+  digits: z.number().int(),
+  period: z.number().int(),
+  purpose: z.string().nullable(),
+  last_verified_at: z.string().nullable().meta({ description: 'The last accepted check, or null.' }),
+  backup_codes_left: z.number().int(),
+});
+
+export const UserList = z.object({
+  data: z.array(UserObject).meta({ description: 'Newest enrolment first.' }),
+  has_more: z.boolean().meta({ description: 'More follow: ask again with starting_after set to the last user_id.' }),
 });

@@ -215,6 +215,83 @@ export async function deleteUser(ctx: AppContext, business: Business, externalUs
   if (!deleted) throw new AppError('not_found', `No enrolled user "${externalUserId}".`);
 }
 
+// --- lookups ------------------------------------------------------------------------------
+
+function verificationObject(v: repo.Verification) {
+  return {
+    verification_id: v.id,
+    user_id: v.externalUserId,
+    mode: v.mode,
+    method: v.method,
+    status: v.status,
+    verified: v.status === 'verified',
+    purpose: v.purpose,
+    cost: paiseToDecimalString(v.costPaise),
+    created_at: v.createdAt.toISOString(),
+  };
+}
+
+function userObject(u: repo.EnrolledUser) {
+  return {
+    user_id: u.externalUserId,
+    enrolled_at: u.createdAt.toISOString(),
+    algorithm: u.algorithm,
+    digits: u.digits,
+    period: u.period,
+    purpose: u.purpose,
+    last_verified_at: u.lastVerifiedAt?.toISOString() ?? null,
+    backup_codes_left: u.backupCodesLeft,
+  };
+}
+
+/** One of the business's checks; another business's id is answered as missing. */
+export async function getVerification(ctx: AppContext, business: Business, id: string) {
+  const found = await repo.findVerification(ctx.db, business.id, id);
+  if (!found) throw new AppError('not_found', `No verification "${id}".`);
+  return verificationObject(found);
+}
+
+export interface ListVerificationsInput {
+  user_id?: string;
+  status?: repo.VerificationStatusFilter;
+  created_after?: string;
+  created_before?: string;
+  limit: number;
+  starting_after?: string;
+}
+
+export async function listVerifications(ctx: AppContext, business: Business, input: ListVerificationsInput) {
+  const after = input.starting_after === undefined ? undefined : await repo.findVerification(ctx.db, business.id, input.starting_after);
+  if (input.starting_after !== undefined && !after) throw new AppError('not_found', `No verification "${input.starting_after}" to start after.`);
+  const page = await repo.listVerifications(
+    ctx.db,
+    business.id,
+    {
+      externalUserId: input.user_id,
+      status: input.status,
+      createdAfter: input.created_after === undefined ? undefined : new Date(input.created_after),
+      createdBefore: input.created_before === undefined ? undefined : new Date(input.created_before),
+    },
+    input.limit,
+    after,
+  );
+  return { data: page.rows.map(verificationObject), has_more: page.hasMore };
+}
+
+/** One enrolled user (never the secret); another business's user is answered as missing. */
+export async function getUser(ctx: AppContext, business: Business, externalUserId: string) {
+  const found = await repo.findEnrolledUser(ctx.db, business.id, externalUserId);
+  if (!found) throw new AppError('not_found', `No enrolled user "${externalUserId}".`);
+  return userObject(found);
+}
+
+export async function listUsers(ctx: AppContext, business: Business, input: { limit: number; starting_after?: string }) {
+  const after = input.starting_after === undefined ? undefined : await repo.findEnrolledUser(ctx.db, business.id, input.starting_after);
+  if (input.starting_after !== undefined && !after) throw new AppError('not_found', `No enrolled user "${input.starting_after}" to start after.`);
+  const page = await repo.listEnrolledUsers(ctx.db, business.id, input.limit, after);
+  return { data: page.rows.map(userObject), has_more: page.hasMore };
+}
+
 // --- verify ---------------------------------------------------------------------------------
 
 function insufficientCredits(): AppError {

@@ -102,7 +102,9 @@ describeEachDialect('webhook events', (dialect) => {
       const answer = answers[i]!;
       const e = envelopes.find((x) => x.verification_id === answer.verification_id);
       expect(e).toEqual({
+        type: check.event,
         event: check.event,
+        livemode: true,
         data: {
           verification_id: answer.verification_id,
           user_id: 'user_id' in check.payload ? 'alice' : null,
@@ -152,7 +154,9 @@ describeEachDialect('webhook events', (dialect) => {
     let lows = ofType(await received(), 'credit.low');
     expect(lows).toHaveLength(1);
     expect(lows[0]).toEqual({
+      type: 'credit.low',
       event: 'credit.low',
+      livemode: true,
       data: { balance: '99.90', verifications_left: 999, threshold: '100.00', auto_refill: { enabled: false, pack_id: null, pack_amount: null } },
       timestamp: expect.any(String),
       verification_id: null,

@@ -21,7 +21,9 @@ export async function enqueueEvent(
   const targets = options.onlyWebhookId ? [options.onlyWebhookId] : await subscribersOf(trx, businessId, event);
   if (targets.length === 0) return 0;
   const verificationId = options.verificationId ?? null;
-  const body = JSON.stringify({ event, data, timestamp: now.toISOString(), verification_id: verificationId });
+  // `type` is Standard Webhooks' name for the event (`event` stays for existing receivers);
+  // `livemode` is true for every event a live key causes.
+  const body = JSON.stringify({ type: event, event, data, timestamp: now.toISOString(), verification_id: verificationId, livemode: true });
   await insertDeliveries(
     trx,
     targets.map((webhookId) => ({ id: newId('msg'), webhookId, businessId, event, payload: body, verificationId })),

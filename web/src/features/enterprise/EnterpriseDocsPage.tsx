@@ -15,7 +15,7 @@ import { useDocumentTitle } from '@/lib/use-document-title';
 import { cn } from '@/lib/utils';
 import { OPENAPI_URL, useOpenApiDocument } from './api';
 import { ENTERPRISE_CONTAINER, EnterpriseHero } from './components/EnterpriseSection';
-import { RATE_LIMIT_HEADERS, WEBHOOK_EVENTS_DOC } from './content';
+import { ERROR_CODES_DOC, RATE_LIMIT_HEADERS, WEBHOOK_EVENTS_DOC } from './content';
 import { apiServerUrl, fieldsOf, operationsOf, type DocOperation, type FieldRow, type OpenApiDocument } from './openapi';
 
 const METHOD_STYLES: Record<string, string> = {
@@ -82,7 +82,7 @@ function Operation({
     [op.method, op.path, baseUrl],
   );
   const titleId = `${op.id}-title`;
-  const hasInput = op.pathParams.length + op.headerParams.length + op.requestFields.length > 0;
+  const hasInput = op.pathParams.length + op.queryParams.length + op.headerParams.length + op.requestFields.length > 0;
   return (
     <article id={op.id} aria-labelledby={titleId} className="scroll-mt-20 border-t py-10 first:border-t-0 first:pt-0">
       <h3 id={titleId} className="flex flex-wrap items-center gap-2 text-lg font-semibold">
@@ -105,6 +105,7 @@ function Operation({
       <div className={cn('grid gap-x-6', hasInput && 'md:grid-cols-2')}>
         <div className={cn('min-w-0', !hasInput && 'hidden')}>
           <Fields title="Path parameters" rows={op.pathParams} />
+          <Fields title="Query parameters" rows={op.queryParams} />
           <Fields title="Headers" rows={op.headerParams} />
           {op.requestDescription && <p className="mt-5 text-sm text-muted-foreground">{op.requestDescription}</p>}
           <Fields title="Request body (JSON)" rows={op.requestFields} />
@@ -262,6 +263,21 @@ function Reference({ doc }: { doc: OpenApiDocument }) {
               </tbody>
             </table>
           </div>
+          <h3 id="errors-by-code" className="mt-8 text-lg font-semibold">Error codes</h3>
+          <p className="mt-2 text-muted-foreground">
+            Each error's <InlineCode>doc_url</InlineCode> links to its code here. A <InlineCode>validation_failed</InlineCode> also carries{' '}
+            <InlineCode>details</InlineCode>: one <InlineCode>{'{ path, message }'}</InlineCode> per refused field.
+          </p>
+          <dl aria-labelledby="errors-by-code" className="mt-4 divide-y rounded-lg border text-sm">
+            {ERROR_CODES_DOC.map((item) => (
+              <div key={item.code} id={`error-${item.code}`} className="flex scroll-mt-20 flex-col gap-1 px-3 py-2 target:bg-muted sm:flex-row sm:gap-4">
+                <dt className="font-mono font-semibold break-all sm:w-64 sm:shrink-0">
+                  {item.code} <span className="font-normal text-muted-foreground">{item.status}</span>
+                </dt>
+                <dd className="text-muted-foreground">{item.meaning}</dd>
+              </div>
+            ))}
+          </dl>
         </section>
 
         <section id="rate-limits" aria-labelledby="rate-limits-title" className="scroll-mt-20">
@@ -269,7 +285,8 @@ function Reference({ doc }: { doc: OpenApiDocument }) {
           <p className="mt-4 text-muted-foreground">
             Each API key has a per-minute budget shared by every endpoint (and both base URLs);{' '}
             <InlineCode>GET /profile</InlineCode> returns yours as <InlineCode>rate_limit.requests_per_minute</InlineCode>. Over it, the
-            answer is <InlineCode>429</InlineCode> with code <InlineCode>rate_limited</InlineCode>. Every answer carries:
+            answer is <InlineCode>429</InlineCode> with code <InlineCode>rate_limited</InlineCode>. Every answer to a valid key carries these,
+            errors included (a <InlineCode>401</InlineCode> belongs to no key and carries none):
           </p>
           <ul className="mt-4 divide-y rounded-lg border text-sm">
             {RATE_LIMIT_HEADERS.map((header) => (
@@ -290,6 +307,14 @@ function Reference({ doc }: { doc: OpenApiDocument }) {
             <InlineCode>id.timestamp.body</InlineCode>, keyed with your <InlineCode>whsec_…</InlineCode> secret), plus{' '}
             <InlineCode>x-sixdigit-event</InlineCode>. Verify the signature with any Standard Webhooks library and answer 2xx; failed
             deliveries are retried. Bodies never contain a secret or a code.
+          </p>
+          <p className="mt-4 text-muted-foreground">
+            Each body carries <InlineCode>type</InlineCode> (the event; <InlineCode>event</InlineCode> holds the same value),{' '}
+            <InlineCode>data</InlineCode>, <InlineCode>timestamp</InlineCode> and <InlineCode>livemode</InlineCode>. Deliveries can arrive out of
+            order and more than once (a retry may overtake a later event): deduplicate on the <InlineCode>webhook-id</InlineCode> header (unique per event, kept
+            across retries, but random, not ordered) and order by the body's <InlineCode>timestamp</InlineCode>, the moment the change
+            happened: ignore an event older than the last one you applied for the same record. Events with the same timestamp come
+            from one change (a check and the <InlineCode>credit.low</InlineCode> it caused) and do not depend on each other.
           </p>
           <ul className="mt-4 divide-y rounded-lg border text-sm">
             {WEBHOOK_EVENTS_DOC.map((item) => (

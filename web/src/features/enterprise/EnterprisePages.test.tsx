@@ -6,6 +6,7 @@ import { resetToasts } from '@/components/ui/use-toast';
 import { COPIED_FEEDBACK_MS } from '@/lib/use-copy';
 import { jsonResponse, renderApp, stubServer } from '@/test/render-app';
 import { OPENAPI_URL } from './api';
+import { ERROR_CODES_DOC } from './content';
 import { OPENAPI_FIXTURE } from './openapi.fixture';
 import { fieldsOf, operationsOf } from './openapi';
 
@@ -165,6 +166,10 @@ describe('enterprise docs', () => {
       'error.message',
       'error.request_id',
     ]);
+    // Each error code has the anchor an error's doc_url points at.
+    const codes = errors.querySelectorAll('[id^="error-"]');
+    expect([...codes].map((el) => el.id)).toEqual(ERROR_CODES_DOC.map((e) => `error-${e.code}`));
+    expect(document.getElementById('error-method_not_allowed')).toHaveTextContent('Allow header');
   });
 
   it('switches every sample to the chosen language, and copies it with "Copied" for 2 s', async () => {

@@ -83,6 +83,7 @@ export interface DocOperation {
   tag?: string;
   needsApiKey: boolean;
   pathParams: FieldRow[];
+  queryParams: FieldRow[];
   headerParams: FieldRow[];
   requestFields: FieldRow[];
   /** What the body schema says about itself (e.g. which fields go together). */
@@ -136,8 +137,17 @@ function limitsOf(doc: OpenApiDocument, raw: SchemaObject): string[] {
 }
 
 /** One row per property of an object schema, in the document's order; nested objects as `a.b`. */
+/** A body that is one of several objects (POST /verify's modes): every field any of them takes, required only where all require it. */
+function mergedVariants(doc: OpenApiDocument, schema: SchemaObject): SchemaObject {
+  const variants = (schema.oneOf ?? []).map((v) => resolveSchema(doc, v));
+  if (schema.properties || variants.length === 0 || !variants.every((v) => v.properties)) return schema;
+  const properties = Object.assign({}, ...variants.map((v) => v.properties)) as Record<string, SchemaObject>;
+  const required = Object.keys(properties).filter((name) => variants.every((v) => (v.required ?? []).includes(name)));
+  return { ...schema, properties, required };
+}
+
 export function fieldsOf(doc: OpenApiDocument, raw: SchemaObject | undefined, prefix = ''): FieldRow[] {
-  const schema = resolveSchema(doc, raw);
+  const schema = mergedVariants(doc, resolveSchema(doc, raw));
   const required = new Set(schema.required ?? []);
   return Object.entries(schema.properties ?? {}).flatMap(([name, property]) => {
     const resolved = resolveSchema(doc, property);
@@ -185,6 +195,7 @@ export function operationsOf(doc: OpenApiDocument): DocOperation[] {
         ...(op.tags?.[0] ? { tag: op.tags[0] } : {}),
         needsApiKey: (op.security ?? []).length > 0,
         pathParams: parameterRows(doc, op.parameters, 'path'),
+        queryParams: parameterRows(doc, op.parameters, 'query'),
         headerParams: parameterRows(doc, op.parameters, 'header'),
         requestFields: fieldsOf(doc, jsonSchemaOf(op.requestBody)),
         ...(resolveSchema(doc, jsonSchemaOf(op.requestBody)).description
