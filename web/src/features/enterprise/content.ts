@@ -103,6 +103,7 @@ export const ERROR_CODES_DOC = [
   { code: 'method_not_allowed', status: 405, meaning: 'The path exists but not with this method; the Allow header lists the ones it takes.' },
   { code: 'conflict', status: 409, meaning: 'The user is already enrolled (send rotate: true), or an Idempotency-Key was reused with another body.' },
   { code: 'impersonation_active', status: 409, meaning: 'An administrator already has an impersonation running.' },
+  { code: 'version_conflict', status: 409, meaning: 'The authenticator vault changed on another device since this change was based on it; the app fetches the newer version and retries.' },
   { code: 'payload_too_large', status: 413, meaning: 'The body is larger than the endpoint accepts (64 KiB).' },
   { code: 'uri_too_long', status: 414, meaning: 'A part of the URL is too long.' },
   { code: 'unsupported_media_type', status: 415, meaning: 'Send the body as application/json.' },
