@@ -2,6 +2,12 @@
 import { z } from 'zod';
 import { isoDate, isoDateTime, rupees, storableText } from './shared';
 
+/** Which data a dashboard view reads, and which key a regeneration replaces: live unless asked. */
+export const API_MODES = ['live', 'test'] as const;
+export type ApiMode = (typeof API_MODES)[number];
+export const ModeQuery = z.object({ mode: z.enum(API_MODES).default('live') });
+export type ModeQuery = z.infer<typeof ModeQuery>;
+
 export const AutoRefillSettings = z.object({
   enabled: z.boolean(),
   thresholdPaise: z.number().int().nullable(),
@@ -73,12 +79,6 @@ export const BusinessDashboard = z.object({
   mode: z.enum(API_MODES),
 });
 export type BusinessDashboard = z.infer<typeof BusinessDashboard>;
-
-/** Which data a dashboard view reads, and which key a regeneration replaces: live unless asked. */
-export const API_MODES = ['live', 'test'] as const;
-export type ApiMode = (typeof API_MODES)[number];
-export const ModeQuery = z.object({ mode: z.enum(API_MODES).default('live') });
-export type ModeQuery = z.infer<typeof ModeQuery>;
 
 export const RegeneratedKey = z.object({ apiKey: z.string(), prefix: z.string(), mode: z.enum(API_MODES) });
 export type RegeneratedKey = z.infer<typeof RegeneratedKey>;

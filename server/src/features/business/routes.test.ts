@@ -7,7 +7,7 @@ import { listAuditEntries } from '../audit/repo';
 import { insertVerification } from '../verify/repo';
 
 const DAY_MS = 86_400_000;
-const CSV_HEADER = 'verification_id,created_at,user_id,mode,method,purpose,status,cost_inr,response_time_ms';
+const CSV_HEADER = 'verification_id,created_at,user_id,mode,method,purpose,status,cost_inr,response_time_ms,livemode';
 
 /** RFC 4180: quoted fields, doubled quotes, line breaks inside quotes. */
 function parseCsv(text: string): string[][] {
@@ -207,6 +207,7 @@ describeEachDialect('business dashboard routes', (dialect) => {
             externalUserId: 'history',
             mode: 'managed',
             method: 'totp',
+            livemode: true,
             purpose: null,
             status,
             costPaise: 10,
@@ -293,6 +294,7 @@ describeEachDialect('business dashboard routes', (dialect) => {
           id: `ver_export_old_${dialect}`,
           businessId: biz.businessId,
           externalUserId: 'old-user',
+          livemode: true,
           mode: 'managed',
           method: 'totp',
           purpose: null,

@@ -29,7 +29,7 @@ export async function businessRoutes(app: FastifyInstance): Promise<void> {
 
   r.post('/api/business/create', { config: { carriesSecret: true }, schema: { body: CreateBusinessBody, response: { 201: CreatedBusiness } } }, async (request, reply) => {
     const created = await service.createBusiness(ctx, request.currentUser!, request.body.companyName);
-    return reply.status(201).send({ ...created.profile, apiKey: created.apiKey });
+    return reply.status(201).send({ ...created.profile, apiKey: created.apiKey, testApiKey: created.testApiKey });
   });
 
   r.get('/api/business/profile', { schema: { response: { 200: BusinessProfile } } }, async (request) => {

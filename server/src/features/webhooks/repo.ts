@@ -17,6 +17,8 @@ export interface Webhook {
   disabledAt: Date | null;
   createdAt: Date;
   lastTriggeredAt: Date | null;
+  /** false: a test endpoint, sent only the events of test keys */
+  livemode: boolean;
 }
 
 function toWebhook(row: Selectable<WebhookTable>): Webhook {
@@ -31,6 +33,7 @@ function toWebhook(row: Selectable<WebhookTable>): Webhook {
     disabledAt: toDateOrNull(row.disabled_at),
     createdAt: toDate(row.created_at),
     lastTriggeredAt: toDateOrNull(row.last_triggered_at),
+    livemode: toBoolean(row.livemode),
   };
 }
 
@@ -44,6 +47,7 @@ export async function insertWebhook(db: Executor, w: Omit<Webhook, 'lastTriggere
       events: toJson(w.events),
       secret_enc: w.secretEnc,
       is_active: w.isActive,
+      livemode: w.livemode,
       disabled_reason: null,
       created_at: w.createdAt,
       last_triggered_at: null,
@@ -53,8 +57,8 @@ export async function insertWebhook(db: Executor, w: Omit<Webhook, 'lastTriggere
     .execute();
 }
 
-export async function listWebhooks(db: Executor, businessId: string): Promise<Webhook[]> {
-  const rows = await db.selectFrom('webhook').selectAll().where('business_id', '=', businessId).orderBy('created_at', 'desc').execute();
+export async function listWebhooks(db: Executor, businessId: string, livemode: boolean): Promise<Webhook[]> {
+  const rows = await db.selectFrom('webhook').selectAll().where('business_id', '=', businessId).where('livemode', '=', livemode).orderBy('created_at', 'desc').execute();
   return rows.map(toWebhook);
 }
 
@@ -90,13 +94,13 @@ export async function setWebhookActive(db: Executor, id: string, isActive: boole
     .execute();
 }
 
-const selectSubscribers = preparedQuery((db, businessId: string) =>
-  db.selectFrom('webhook').select(['id', 'events']).where('business_id', '=', businessId).where('is_active', '=', true),
+const selectSubscribers = preparedQuery((db, businessId: string, livemode: boolean) =>
+  db.selectFrom('webhook').select(['id', 'events']).where('business_id', '=', businessId).where('livemode', '=', livemode).where('is_active', '=', true),
 );
 
-/** Active endpoints of a business that subscribe to `event` (runs inside the event's transaction). */
-export async function subscribersOf(db: Executor, businessId: string, event: string): Promise<string[]> {
-  const { rows } = await selectSubscribers(db, businessId);
+/** Active endpoints of a business in one mode that subscribe to `event` (runs inside the event's transaction). */
+export async function subscribersOf(db: Executor, businessId: string, livemode: boolean, event: string): Promise<string[]> {
+  const { rows } = await selectSubscribers(db, businessId, livemode);
   return rows.filter((r) => event === 'webhook.test' || fromJson<string[]>(r.events).includes(event)).map((r) => r.id);
 }
 
@@ -363,7 +367,8 @@ export interface LogRow {
 }
 
 /** One row per attempt, plus a Pending row for deliveries not yet attempted; newest first. */
-export async function listLogs(db: Executor, businessId: string, limit: number): Promise<LogRow[]> {
+/** The delivery log of one mode's endpoints. */
+export async function listLogs(db: Executor, businessId: string, livemode: boolean, limit: number): Promise<LogRow[]> {
   const attempts = await db
     .selectFrom('webhook_attempt')
     .innerJoin('webhook_delivery', 'webhook_delivery.id', 'webhook_attempt.delivery_id')
@@ -383,6 +388,7 @@ export async function listLogs(db: Executor, businessId: string, limit: number):
       'webhook.url',
     ])
     .where('webhook_delivery.business_id', '=', businessId)
+    .where('webhook.livemode', '=', livemode)
     .orderBy('webhook_attempt.created_at', 'desc')
     .limit(limit)
     .execute();
@@ -400,6 +406,7 @@ export async function listLogs(db: Executor, businessId: string, limit: number):
       'webhook.url',
     ])
     .where('webhook_delivery.business_id', '=', businessId)
+    .where('webhook.livemode', '=', livemode)
     .where('webhook_delivery.attempt_count', '=', 0)
     .where('webhook_delivery.status', 'in', ['pending', 'delivering'])
     .orderBy('webhook_delivery.created_at', 'desc')

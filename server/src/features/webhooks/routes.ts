@@ -13,6 +13,7 @@ import {
   WebhookLogsQuery,
 } from '@common/contract/webhooks';
 import { NoContent } from '@common/contract/shared';
+import { ModeQuery } from '@common/contract/business';
 import { z } from 'zod';
 import { refuseWhileImpersonating, requireUser } from '../auth/guards';
 import * as service from './service';
@@ -25,10 +26,13 @@ export async function webhookRoutes(app: FastifyInstance): Promise<void> {
   app.addHook('onRequest', refuseWhileImpersonating('Webhooks are not available while impersonating a user.'));
   const ctx = app.ctx;
 
-  r.get('/api/webhooks', { schema: { response: { 200: z.array(Webhook) } } }, async (request) => service.listWebhooks(ctx, request.currentUser!));
+  // ?mode=test: the test endpoints and their deliveries (live by default).
+  r.get('/api/webhooks', { schema: { querystring: ModeQuery, response: { 200: z.array(Webhook) } } }, async (request) =>
+    service.listWebhooks(ctx, request.currentUser!, request.query.mode === 'live'),
+  );
 
   r.get('/api/webhooks/logs', { schema: { querystring: WebhookLogsQuery, response: { 200: z.array(WebhookLogEntry) } } }, async (request) =>
-    service.listLogs(ctx, request.currentUser!, request.query.limit),
+    service.listLogs(ctx, request.currentUser!, request.query.limit, request.query.mode === 'live'),
   );
 
   r.post(

@@ -21,18 +21,20 @@ function toView(w: repo.Webhook) {
     disabledAt: w.disabledAt?.toISOString() ?? null,
     createdAt: w.createdAt.toISOString(),
     lastTriggered: w.lastTriggeredAt?.toISOString() ?? null,
+    livemode: w.livemode,
   };
 }
 
-export async function listWebhooks(ctx: AppContext, user: CurrentUser) {
+/** One mode's endpoints: live ones hear live keys' events, test ones test keys'. */
+export async function listWebhooks(ctx: AppContext, user: CurrentUser, livemode = true) {
   const business = await requireBusiness(ctx, user);
-  return (await repo.listWebhooks(ctx.db, business.id)).map(toView);
+  return (await repo.listWebhooks(ctx.db, business.id, livemode)).map(toView);
 }
 
 export async function createWebhook(
   ctx: AppContext,
   user: CurrentUser,
-  input: { url: string; events: string[]; secret?: string | undefined },
+  input: { url: string; events: string[]; secret?: string | undefined; livemode?: boolean | undefined },
   now = new Date(),
 ) {
   const business = await requireBusiness(ctx, user);
@@ -65,6 +67,7 @@ export async function createWebhook(
     secretEnc: ctx.secrets.encrypt(secret, webhookSecretContext(id)),
     isActive: true,
     createdAt: now,
+    livemode: input.livemode ?? true,
   });
   const created = (await repo.findWebhook(ctx.db, business.id, id))!;
   // The secret is shown once, now; afterwards only the receiver and our encrypted copy have it.
@@ -93,13 +96,16 @@ export async function toggleWebhook(ctx: AppContext, user: CurrentUser, id: stri
 export async function sendTestEvent(ctx: AppContext, user: CurrentUser, id: string, now = new Date()) {
   const { business, webhook } = await ownWebhook(ctx, user, id);
   if (!webhook.isActive) throw new AppError('conflict', 'Turn the webhook on before sending a test event.');
-  await enqueueEvent(ctx.db, business.id, 'webhook.test', { message: 'This is a test event from Sixdigit.', webhook_id: id }, now, { onlyWebhookId: id });
+  await enqueueEvent(ctx.db, business.id, 'webhook.test', { message: 'This is a test event from Sixdigit.', webhook_id: id }, now, {
+    onlyWebhookId: id,
+    livemode: webhook.livemode,
+  });
   return { queued: true };
 }
 
-export async function listLogs(ctx: AppContext, user: CurrentUser, limit = 100) {
+export async function listLogs(ctx: AppContext, user: CurrentUser, limit = 100, livemode = true) {
   const business = await requireBusiness(ctx, user);
-  const rows = await repo.listLogs(ctx.db, business.id, limit);
+  const rows = await repo.listLogs(ctx.db, business.id, livemode, limit);
   return rows.map((r) => ({
     id: r.id,
     deliveryId: r.deliveryId,
