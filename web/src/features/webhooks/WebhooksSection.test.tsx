@@ -16,6 +16,7 @@ const HOOK: Webhook = {
   disabledAt: null,
   createdAt: '2026-11-20T10:00:00.000Z',
   lastTriggered: null,
+  livemode: true,
 };
 
 function log(partial: Partial<WebhookLogEntry>): WebhookLogEntry {
