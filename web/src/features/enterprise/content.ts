@@ -65,6 +65,7 @@ export const WEBHOOK_EVENTS_DOC = [
   { event: 'verification.failed', when: 'a billed check refused the code (invalid_code, expired, replayed)' },
   { event: 'credit.low', when: 'the balance fell below the low-balance threshold' },
   { event: 'credit.depleted', when: 'the balance no longer covers one verification' },
+  { event: 'test.ping', when: 'sent on request to one endpoint (POST /webhook_endpoints/{id}/test, or Send test in the dashboard); never subscribed to' },
 ] as const;
 
 /** Rate-limit headers on every answer to a valid key, errors included (IETF RateLimit draft, as the server sends them). */
