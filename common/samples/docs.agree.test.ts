@@ -32,6 +32,13 @@ describeEachDialect('the enterprise docs agree with the server', (dialect) => {
       'GET /verifications',
       'GET /verifications/{verification_id}',
       'GET /users',
+      'GET /webhook_endpoints',
+      'POST /webhook_endpoints',
+      'GET /webhook_endpoints/{id}',
+      'PATCH /webhook_endpoints/{id}',
+      'DELETE /webhook_endpoints/{id}',
+      'POST /webhook_endpoints/{id}/test',
+      'GET /webhook_endpoints/{id}/deliveries',
     ]);
     for (const op of ops) {
       expect(sampleOperationFor(op.method, op.path), op.path).toBeDefined();

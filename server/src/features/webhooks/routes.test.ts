@@ -71,6 +71,7 @@ describeEachDialect('webhook management routes', (dialect) => {
       id: expect.stringMatching(/^wh_/),
       url: PUBLIC_URL,
       events: ['verification.success', 'credit.low'],
+      description: null,
       isActive: true,
       disabledReason: null,
       disabledAt: null,
