@@ -63,7 +63,8 @@ export async function webhookEndpointRoutesV1(app: FastifyInstance): Promise<voi
     async (request, reply) => {
       const result = await service.createEndpointForApi(ctx, owner(request), request.body, request.headers['idempotency-key']);
       if (result.replayed) reply.header('idempotent-replayed', 'true');
-      return reply.status(result.statusCode).send(result.body as z.infer<typeof CreatedEndpoint>);
+      // Always 201: only a created endpoint's answer is ever stored for replay.
+      return reply.status(201).send(result.body as z.infer<typeof CreatedEndpoint>);
     },
   );
 
