@@ -1,4 +1,4 @@
-import type { Kysely, Selectable, Transaction } from 'kysely';
+import { SqliteAdapter, type Kysely, type Selectable, type Transaction } from 'kysely';
 import { fromJson, toBoolean, toDate, toDateOrNull, toJson, toNumber } from '../../db/normalize';
 import { preparedQuery } from '../../db/prepared';
 import type { Database, Dialect, WebhookDeliveryTable, WebhookTable } from '../../db/types';
@@ -72,6 +72,15 @@ export async function listWebhooksPage(db: Executor, businessId: string, limit: 
   }
   const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit + 1).execute();
   return { rows: rows.slice(0, limit).map(toWebhook), hasMore: rows.length > limit };
+}
+
+/**
+ * Serialises endpoint creation per business inside `trx` (PostgreSQL: the business row locked;
+ * SQLite's one writer already does), so concurrent creates cannot overshoot the limit.
+ */
+export async function lockBusinessEndpoints(trx: Transaction<Database>, businessId: string): Promise<void> {
+  if (trx.getExecutor().adapter instanceof SqliteAdapter) return;
+  await trx.selectFrom('business').select('id').where('id', '=', businessId).forUpdate().execute();
 }
 
 export async function countWebhooks(db: Executor, businessId: string): Promise<number> {

@@ -153,6 +153,12 @@ describeEachDialect('public API v1: webhook endpoints', (dialect) => {
       const over = await create(acme, { url: PUBLIC_URL, events: ['credit.low'] });
       expectError(over, 409, 'conflict');
       expect(over.json().error.message).toContain(String(MAX_WEBHOOKS_PER_BUSINESS));
+      await clear(acme);
+      // Concurrent creates cannot overshoot it: each counts under a per-business lock.
+      const burst = await Promise.all(Array.from({ length: MAX_WEBHOOKS_PER_BUSINESS + 5 }, () => create(acme, { url: PUBLIC_URL, events: ['credit.low'] })));
+      expect(burst.filter((r) => r.statusCode === 201)).toHaveLength(MAX_WEBHOOKS_PER_BUSINESS);
+      expect(burst.filter((r) => r.statusCode === 409)).toHaveLength(5);
+      expect((await call(acme, 'GET', '/api/v1/webhook_endpoints?limit=100')).json().data).toHaveLength(MAX_WEBHOOKS_PER_BUSINESS);
       // Another business is not affected by this one's count.
       await clear(other);
       expect((await create(other, { url: PUBLIC_URL, events: ['credit.low'] })).statusCode).toBe(201);

@@ -103,11 +103,12 @@ export async function createEndpoint(
   if (!secretKey(secret)) {
     throw refused('secret', 'The secret must look like whsec_ followed by 16–64 base64-encoded bytes, or be left empty to generate one.');
   }
-  if ((await repo.countWebhooks(ctx.db, owner.businessId)) >= MAX_WEBHOOKS_PER_BUSINESS) {
-    throw new AppError('conflict', `A business can have at most ${MAX_WEBHOOKS_PER_BUSINESS} webhook endpoints. Delete one first.`);
-  }
   const id = newId('wh');
   const webhook = await ctx.db.transaction().execute(async (trx) => {
+    await repo.lockBusinessEndpoints(trx, owner.businessId);
+    if ((await repo.countWebhooks(trx, owner.businessId)) >= MAX_WEBHOOKS_PER_BUSINESS) {
+      throw new AppError('conflict', `A business can have at most ${MAX_WEBHOOKS_PER_BUSINESS} webhook endpoints. Delete one first.`);
+    }
     await repo.insertWebhook(trx, {
       id,
       businessId: owner.businessId,
