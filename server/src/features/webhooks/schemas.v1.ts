@@ -13,7 +13,7 @@ const url = storableText()
 const events = z
   .array(z.enum(WEBHOOK_EVENTS))
   .min(1)
-  .max(WEBHOOK_EVENTS.length * 2)
+  .max(10)
   .meta({ description: 'The events sent to this endpoint (duplicates are ignored). test.ping is sent on request only.', example: ['verification.success', 'verification.failed'] });
 const description = storableText().max(500).meta({ description: 'Your note on what the endpoint is for (up to 500 characters).', example: 'Production login service' });
 
@@ -25,7 +25,7 @@ export const UpdateEndpointBody = z
   .object({
     url: url.optional(),
     events: events.optional(),
-    description: description.nullable().optional().meta({ description: 'null clears it.' }),
+    description: description.nullable().optional().meta({ description: 'Your note on what the endpoint is for (up to 500 characters); null clears it.' }),
     is_active: z.boolean().optional().meta({ description: 'false pauses deliveries; true resumes them and clears a disabled_reason.' }),
   })
   .strict();
