@@ -143,6 +143,8 @@ export interface WebhookTable {
   business_id: string;
   url: string;
   events: Json;
+  /** the owner's note on what the endpoint is for (API: `description`) */
+  description: string | null;
   secret_enc: string;
   is_active: Bool;
   disabled_reason: string | null;

@@ -182,6 +182,14 @@ const MATRIX: Record<string, Row> = {
   ...v1('GET /api/v1/users/:user_id', apiKey(404)),
   ...v1('GET /api/v1/verifications', apiKey(200)),
   ...v1('GET /api/v1/verifications/:verification_id', apiKey(404)),
+  // webhook endpoints: another business's key gets its own (empty) list and 404 for the victim's endpoint
+  ...v1('GET /api/v1/webhook_endpoints', apiKey(200)),
+  ...v1('POST /api/v1/webhook_endpoints', apiKey(400)), // {} names no url or events
+  ...v1('GET /api/v1/webhook_endpoints/:id', apiKey(404)),
+  ...v1('PATCH /api/v1/webhook_endpoints/:id', apiKey(404)),
+  ...v1('DELETE /api/v1/webhook_endpoints/:id', apiKey(404)),
+  ...v1('POST /api/v1/webhook_endpoints/:id/test', apiKey(404)),
+  ...v1('GET /api/v1/webhook_endpoints/:id/deliveries', apiKey(404)),
   'GET /api/v1/openapi.json': everyone(200),
 
   // the admin area, as its own matrix says
@@ -311,6 +319,7 @@ describeEachDialect('permission matrix: every route × every caller', (dialect) 
   function urlFor(path: string): string {
     return path
       .replace(/^\/api\/webhooks\/:id/, `/api/webhooks/${victim.webhookId}`)
+      .replace(/^((\/api)?\/v1\/webhook_endpoints)\/:id/, `$1/${victim.webhookId}`)
       .replace(/^\/api\/business\/notifications\/:id/, `/api/business/notifications/${victim.notificationId}`)
       .replace(':user_id', victim.enrolledUserId)
       .replace(':verification_id', victim.verificationId)
