@@ -170,6 +170,12 @@ const MATRIX: Record<string, Row> = {
   'POST /api/contact': everyone('4xx'), // 400, or 429 once this address has sent 5
   'GET /api/contact/mine': session(200),
   'GET /api/contact/status': everyone(400),
+  // e-mail (issue 22): one's own preferences; unsubscribe links are the token's authority, signed out
+  'GET /api/user/email-preferences': session(200),
+  'PUT /api/user/email-preferences': session(400, { admin_impersonating: 403 }), // only the person chooses
+  'GET /api/mail/unsubscribe': everyone(400), // no token
+  'POST /api/mail/unsubscribe': everyone(400),
+  'POST /api/mail/one-click/:token': everyone(400), // ":token" is not a token
 
   // the public API, on both mounts; the victim's enrolled user is 404 to another business's key
   ...v1('GET /api/v1/profile', apiKey(200)),
