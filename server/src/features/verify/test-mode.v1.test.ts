@@ -304,7 +304,33 @@ describeEachDialect('public API v1: test mode', (dialect) => {
       expect(ping.statusCode).toBe(202);
       expect(await worker.runOnce()).toBe(1);
       await testReceiver.waitFor(2);
-      expect(verifySigned(testHook.secret, testReceiver.received[1]!)).toMatchObject({ type: 'webhook.test', livemode: false });
+      expect(verifySigned(testHook.secret, testReceiver.received[1]!)).toMatchObject({ type: 'test.ping', livemode: false });
+    });
+  });
+
+  describe('webhook endpoints over the API', () => {
+    it('a test key makes test endpoints and sees only those; a live key sees only live ones', async () => {
+      const biz = await createBusiness(t.app, 'Endpoint Modes Co');
+      const events = ['verification.success'];
+      const testMade = await call(biz.testApiKey, 'POST', '/api/v1/webhook_endpoints', { url: 'https://9.9.9.9/test-hooks', events });
+      expect(testMade.statusCode, testMade.body).toBe(201);
+      expect(testMade.json().livemode).toBe(false);
+      const liveMade = await call(biz.apiKey, 'POST', '/api/v1/webhook_endpoints', { url: 'https://9.9.9.9/live-hooks', events });
+      expect(liveMade.json().livemode).toBe(true);
+      const testId = testMade.json().id as string;
+      const liveId = liveMade.json().id as string;
+      expect((await call(biz.testApiKey, 'GET', '/api/v1/webhook_endpoints')).json().data.map((e: Json) => e.id)).toEqual([testId]);
+      expect((await call(biz.apiKey, 'GET', '/api/v1/webhook_endpoints')).json().data.map((e: Json) => e.id)).toEqual([liveId]);
+      // The other mode's endpoint is as missing: no read, change, test event or delete.
+      expectError(await call(biz.testApiKey, 'GET', `/api/v1/webhook_endpoints/${liveId}`), 404, 'not_found');
+      expectError(await call(biz.testApiKey, 'DELETE', `/api/v1/webhook_endpoints/${liveId}`), 404, 'not_found');
+      expectError(await call(biz.testApiKey, 'POST', `/api/v1/webhook_endpoints/${liveId}/test`), 404, 'not_found');
+      expectError(await call(biz.apiKey, 'GET', `/api/v1/webhook_endpoints/${testId}`), 404, 'not_found');
+      expect((await call(biz.apiKey, 'GET', `/api/v1/webhook_endpoints/${liveId}`)).statusCode).toBe(200);
+      // The dashboard lists each mode on its own.
+      const list = (mode: string) => t.app.inject({ method: 'GET', url: `/api/webhooks?mode=${mode}`, headers: { cookie: biz.cookie } });
+      expect((await list('test')).json().map((h: Json) => h.id)).toEqual([testId]);
+      expect((await list('live')).json().map((h: Json) => h.id)).toEqual([liveId]);
     });
   });
 
