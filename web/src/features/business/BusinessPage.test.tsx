@@ -167,7 +167,7 @@ describe('set-up (no business yet)', () => {
     expect(await within(toastRegion()).findByText('API Key Copied')).toBeInTheDocument();
     expect(within(panel).getByRole('button', { name: 'Copy API key: copied' })).toHaveTextContent('Copied');
 
-    await user.click(within(panel).getByRole('button', { name: /I.ve saved it/ }));
+    await user.click(within(panel).getByRole('button', { name: /I.ve saved them/ }));
     expect(screen.queryByText(FULL_KEY)).not.toBeInTheDocument();
     expect(screen.getByTestId('api-key-prefix')).toHaveTextContent('sk_live_AbCd••••');
     expect(document.body.textContent).not.toContain(FULL_KEY);

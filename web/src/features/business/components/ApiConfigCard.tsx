@@ -134,7 +134,8 @@ export function ApiConfigCard({ profile, mode, onModeChange, onRegenerate }: Api
           <summary className="cursor-pointer rounded-md px-3 py-2 font-medium focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none">
             Quick start: verify a code
           </summary>
-          <pre className="overflow-x-auto border-t px-3 py-2 font-mono text-xs leading-relaxed">
+          {/* Scrolls sideways on a phone: focusable so a keyboard can scroll it too. */}
+          <pre tabIndex={0} aria-label="Quick start sample" className="overflow-x-auto border-t px-3 py-2 font-mono text-xs leading-relaxed focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none">
             {/* The site's one verify sample (common/samples, executed by its test), with the key prefix. */}
             {renderSample('verify', 'curl', { baseUrl, apiKey: prefix ? maskedKey(prefix) : API_KEY_PLACEHOLDER })}
           </pre>

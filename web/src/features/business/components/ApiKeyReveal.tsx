@@ -68,7 +68,7 @@ export function ApiKeyReveal({ revealed, onDismiss }: { revealed: RevealedKey; o
             />
           )}
           <Button type="button" variant="outline" size="sm" onClick={onDismiss}>
-            I&apos;ve saved it — hide the key
+            I&apos;ve saved {revealed.testApiKey ? 'them — hide the keys' : 'it — hide the key'}
           </Button>
         </div>
       </div>
