@@ -8,6 +8,8 @@ import { isUniqueViolation } from '../../db/errors';
 import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { insertAuditEntry } from '../audit/repo';
+import { markCreditedByOrder } from '../autorefill/repo';
+import { onPaymentFailed, onTokenConfirmed } from '../autorefill/service';
 import type { CurrentUser } from '../auth/service';
 import { findBusinessById } from '../business/repo';
 import { requireBusiness } from '../business/service';
@@ -87,6 +89,8 @@ async function creditOrder(
     const balancePaise = await ctx.db.transaction().execute(async (trx) => {
       const paid = await repo.markOrderPaid(trx, order.id, paymentId, via, now);
       if (!paid) return null;
+      // An auto-refill's charge: its refill is done with this credit (no-op for other orders).
+      await markCreditedByOrder(trx, order.id, paymentId, now);
       const ledgerEntryId = newId('led');
       const balance = await appendCredit(
         trx,
@@ -163,6 +167,7 @@ const paymentEntity = z.object({
   amount: z.number().int(),
   currency: z.string(),
   status: z.string().optional(),
+  error_description: z.string().nullable().optional(),
 });
 
 const webhookBody = z.object({
@@ -171,6 +176,7 @@ const webhookBody = z.object({
     .object({
       payment: z.object({ entity: paymentEntity }).optional(),
       order: z.object({ entity: z.object({ id: z.string() }).loose() }).optional(),
+      token: z.object({ entity: z.object({ id: z.string(), customer_id: z.string().nullable().optional() }).loose() }).optional(),
     })
     .loose()
     .default({}),
@@ -209,9 +215,17 @@ export async function handleWebhook(
   const parsed = webhookBody.safeParse(json);
   if (!parsed.success) throw new AppError('validation_failed', 'Not a Razorpay webhook body.');
   const { event, payload } = parsed.data;
-  if (!CREDITING_EVENTS.has(event)) return { received: true, credited: false, ignored: `event ${event}` };
   const payment = payload.payment?.entity;
   const orderId = payment?.order_id ?? payload.order?.entity.id;
+  // Auto-refill: a failed charge of a saved token turns auto-refill off; a UPI mandate confirmed later activates it.
+  if (event === 'payment.failed' && payment && orderId && (await onPaymentFailed(ctx, orderId, payment.id, payment.error_description ?? null, now))) {
+    return { received: true, credited: false };
+  }
+  const token = payload.token?.entity;
+  if (event === 'token.confirmed' && token?.customer_id && (await onTokenConfirmed(ctx, token.customer_id, token.id, now))) {
+    return { received: true, credited: false };
+  }
+  if (!CREDITING_EVENTS.has(event)) return { received: true, credited: false, ignored: `event ${event}` };
   if (!payment || !orderId) return { received: true, credited: false, ignored: 'no payment or order in the payload' };
   if (event === 'payment.captured' && payment.status !== undefined && payment.status !== 'captured') {
     return { received: true, credited: false, ignored: `payment status ${payment.status}` };
