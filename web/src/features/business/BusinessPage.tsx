@@ -19,6 +19,7 @@ import {
 import { AddCreditsDialog } from './components/AddCreditsDialog';
 import { ApiConfigCard, OPENAPI_URL } from './components/ApiConfigCard';
 import { ApiKeyReveal, type RevealedKey } from './components/ApiKeyReveal';
+import { AutoRefillCard } from './components/AutoRefillCard';
 import { AutoRefillDialog } from './components/AutoRefillDialog';
 import { BalanceAlert, BalanceCard } from './components/Balance';
 import { CreditHistory } from './components/CreditHistory';
@@ -162,6 +163,7 @@ function Dashboard({ profile, revealed, onReveal, onHideKey }: DashboardProps) {
             <div className="grid min-w-0 grid-cols-1 content-start gap-6">
               <BalanceCard profile={profile} onAddCredits={() => openCredits(profile.autoRefill.packId)} />
               <QuickActions autoRefill={profile.autoRefill} onAction={(action) => (action === 'credits' ? openCredits() : setDialog(action))} />
+              <AutoRefillCard settings={profile.autoRefill} onEdit={() => setDialog('refill')} />
             </div>
             <ApiConfigCard profile={profile} onRegenerate={() => setDialog('regenerate')} />
           </div>
