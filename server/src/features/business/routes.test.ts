@@ -403,7 +403,7 @@ describeEachDialect('business dashboard routes', (dialect) => {
     expect((await get('/api/business/profile', biz.cookie)).json().autoRefill).toMatchObject({ enabled: true, thresholdPaise: 50_000, packId: 'standard', mode: 'bank', offReason: null, lastRefill: null });
 
     const off = await send('PUT', '/api/business/auto-refill', biz.cookie, { enabled: false, thresholdRupees: 100, packId: 'basic' });
-    expect(off.json().autoRefill).toEqual({ enabled: false, thresholdPaise: 10_000, packId: 'basic' });
+    expect(off.json().autoRefill).toMatchObject({ enabled: false, thresholdPaise: 10_000, packId: 'basic' });
   });
 
   it('lists the credit ledger, newest first', async () => {
