@@ -4,7 +4,10 @@ import { startFakeRazorpay, type FakeRazorpay } from '../../../../test/fakes/raz
 import { createTestApp, describeEachDialect, type TestApp } from '../../../../test/support/db';
 import { call, createBusiness, newUtr } from '../../../../test/support/payments';
 import { balancePaise, bearer, expectError, fund, totpCode } from '../../../../test/support/verify-api';
+import { mailsTo, startSmtp, type TestSmtp } from '../../../../test/support/smtp';
 import { approvePayment } from '../financial/service';
+import { createMailTransport } from '../mail/transport';
+import { MailWorker } from '../mail/worker';
 import { AutoRefillWorker } from './worker';
 
 const WEBHOOK = '/api/payments/razorpay/webhook';
@@ -16,15 +19,22 @@ describeEachDialect('Auto-refill', (dialect) => {
   let t: TestApp;
   let bank: TestApp;
   let fake: FakeRazorpay;
+  let smtp: TestSmtp;
 
   beforeAll(async () => {
-    fake = await startFakeRazorpay();
-    [t, bank] = await Promise.all([createTestApp(dialect, fake.env()), createTestApp(dialect)]);
+    [fake, smtp] = await Promise.all([startFakeRazorpay(), startSmtp()]);
+    [t, bank] = await Promise.all([createTestApp(dialect, fake.env({ SMTP_URL: smtp.url })), createTestApp(dialect, { SMTP_URL: smtp.url })]);
   });
   afterAll(async () => {
     await Promise.all([t?.close(), bank?.close()]);
-    await fake?.stop();
+    await Promise.all([fake?.stop(), smtp?.close()]);
   });
+
+  /** Sends what the outbox holds through the real SMTP server; the mails that arrived for `email`. */
+  async function mailsFor(app: TestApp, email: string) {
+    await new MailWorker(app.ctx, { transport: createMailTransport(app.ctx.config) }).runOnce();
+    return mailsTo(smtp, email);
+  }
 
   const profile = async (app: TestApp, biz: Biz) => (await call(app.app, 'GET', '/api/business/profile', biz.cookie)).json();
   const refills = (app: TestApp, businessId: string) => app.ctx.db.selectFrom('auto_refill').selectAll().where('business_id', '=', businessId).orderBy('created_at').execute();
@@ -143,6 +153,10 @@ describeEachDialect('Auto-refill', (dialect) => {
       expect(await balancePaise(t.ctx, biz.businessId)).toBe(before - 2_000 + BASIC);
       expect((await refills(t, biz.businessId))[0]).toMatchObject({ status: 'credited' });
       expect((await profile(t, biz)).autoRefill.lastRefill).toMatchObject({ status: 'credited', amount: '5000.00' });
+      const charged = (await mailsFor(t, biz.email)).filter((m) => m.subject?.startsWith('Auto-refill:'));
+      expect(charged.map((m) => m.subject)).toEqual(['Auto-refill: ₹5,000 charged to your Visa •••• 1111']);
+      expect(charged[0]!.text).toContain(charges[0]!.id);
+      expect(charged[0]!.text).toContain('below your auto-refill threshold');
 
       // A new crossing is a new refill.
       await thresholdJustUnder(t, biz);
@@ -165,6 +179,10 @@ describeEachDialect('Auto-refill', (dialect) => {
       expect(autoRefill).toMatchObject({ enabled: false, offReason: expect.stringContaining('The token is not active'), lastRefill: { status: 'failed' } });
       const notes = (await call(t.app, 'GET', '/api/business/notifications', biz.cookie)).json();
       expect(notes.notifications[0]).toMatchObject({ kind: 'auto_refill.failed', title: 'Auto-refill switched off' });
+      const [mail, ...more] = await mailsFor(t, biz.email);
+      expect(more).toEqual([]);
+      expect(mail!.subject).toBe('Auto-refill is off: the ₹5,000 charge failed');
+      expect(mail!.text).toContain('The token is not active');
 
       // Off means off: the next crossing starts nothing; turning it on again clears the reason.
       await verifyConcurrently(t, biz, 10);
@@ -237,12 +255,21 @@ describeEachDialect('Auto-refill', (dialect) => {
       expect(lastRefill.request.upiUri).toContain(`tn=${refs[0]!.reference}`);
       const notes = (await call(bank.app, 'GET', '/api/business/notifications', biz.cookie)).json();
       expect(notes.notifications[0]).toMatchObject({ kind: 'auto_refill.request', message: expect.stringContaining(refs[0]!.reference) });
+      // E-mailed to the owner: the reference, the amount, and the UPI QR as a PNG.
+      const [mail, ...more] = await mailsFor(bank, biz.email);
+      expect(more).toEqual([]);
+      expect(mail!.subject).toBe(`Auto-refill: please pay ₹10,000 (reference ${refs[0]!.reference})`);
+      expect(mail!.text).toContain(refs[0]!.reference);
+      expect(mail!.text).toContain('₹10,000.00');
+      expect(mail!.attachments.map((a) => [a.filename, a.contentType])).toEqual([[`upi-qr-${refs[0]!.reference}.png`, 'image/png']]);
+      expect(mail!.attachments[0]!.content.subarray(1, 4).toString()).toBe('PNG');
 
       // Another crossing while it is open: nothing new.
       await thresholdJustUnder(bank, biz, 'standard');
       await verifyConcurrently(bank, biz, 100);
       await new AutoRefillWorker(bank.ctx).runOnce();
       expect(await refills(bank, biz.businessId)).toHaveLength(1);
+      expect(await mailsFor(bank, biz.email)).toHaveLength(1);
 
       // The owner pays it and the desk approves: the request is done; the next crossing opens a new one.
       const claim = await call(bank.app, 'POST', '/api/business/payment-requests', biz.cookie, { paymentReference: refs[0]!.reference, utr: newUtr(), amount: 10000, paymentMethod: 'upi' });

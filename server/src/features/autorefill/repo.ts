@@ -156,14 +156,16 @@ export async function updateRefill(db: Executor, id: string, from: AutoRefillSta
   return Number(result.numUpdatedRows) > 0;
 }
 
-/** In the credit's transaction: the refill whose order was just paid is done. */
-export async function markCreditedByOrder(trx: Executor, orderId: string, paymentId: string, now: Date): Promise<void> {
-  await trx
+/** In the credit's transaction: the refill whose order was just paid is done. Returns it (undefined for other orders). */
+export async function markCreditedByOrder(trx: Executor, orderId: string, paymentId: string, now: Date): Promise<Refill | undefined> {
+  const result = await trx
     .updateTable('auto_refill')
     .set({ status: 'credited', payment_id: paymentId, locked_until: null, updated_at: now })
     .where('order_id', '=', orderId)
     .where('status', 'in', IN_FLIGHT)
-    .execute();
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) === 0) return undefined;
+  return findRefillByOrder(trx, orderId);
 }
 
 /** In the approval's transaction: the bank/UPI refill request whose reference was just paid is done. */

@@ -13,6 +13,7 @@ import * as businessRepo from '../business/repo';
 import { insertNotification, insertOrder, insertReferences } from '../payments/repo';
 import { checkoutSignatureValid } from '../payments/razorpay';
 import { bankQrAvailable, newPaymentReference, refuseWhileImpersonating, upiUri } from '../payments/service';
+import { queueMail } from '../mail/outbox';
 import { findUserById } from '../users/repo';
 import { qrCodeDataUri } from '../verify/totp';
 import * as razorpay from './razorpay-recurring';
@@ -265,6 +266,30 @@ async function requireOwnBusiness(ctx: AppContext, user: CurrentUser): Promise<b
 
 // --- webhooks (Razorpay) -------------------------------------------------------------------------
 
+/** In the credit's transaction (payments/checkout.ts): a refill's order was paid; close it and tell the owner. */
+export async function onRefillCredited(trx: Executor, orderId: string, paymentId: string, balancePaise: number, now: Date): Promise<void> {
+  const refill = await repo.markCreditedByOrder(trx, orderId, paymentId, now);
+  if (!refill) return;
+  const business = await businessRepo.findBusinessById(trx, refill.businessId);
+  const mandate = await repo.findMandate(trx, refill.businessId);
+  if (!business) return;
+  await queueMail(trx, {
+    to: { userId: business.ownerUserId },
+    template: 'auto_refill_charged',
+    data: {
+      companyName: business.companyName,
+      amountPaise: refill.amountPaise,
+      packName: getTopUpPack(refill.packId)?.name ?? refill.packId,
+      thresholdPaise: refill.thresholdPaise,
+      paymentId,
+      mandate: mandate?.label ?? (mandate?.method === 'upi' ? 'UPI mandate' : 'card'),
+      balancePaise,
+    },
+    dedupeKey: `auto_refill_charged:${refill.id}`,
+    now,
+  });
+}
+
 /** payment.failed for a refill's order: the refill fails and auto-refill goes off, saying why. Returns whether it was one. */
 export async function onPaymentFailed(ctx: AppContext, orderId: string, paymentId: string, description: string | null, now = new Date()): Promise<boolean> {
   const refill = await repo.findRefillByOrder(ctx.db, orderId);
@@ -299,6 +324,16 @@ export async function failRefill(ctx: AppContext, refill: repo.Refill, reason: s
     await repo.switchOff(trx, refill.businessId, reason, now);
     await insertNotification(trx, { id: newId('ntf'), businessId: refill.businessId, kind: 'auto_refill.failed', title: 'Auto-refill switched off', message: reason, subjectId: refill.id }, now);
     await insertAuditEntry(trx, { actorUserId: null, actorLabel: 'auto-refill', action: 'auto_refill.failed', subjectType: 'business', subjectId: refill.businessId, details: { refill_id: refill.id, reason } }, now);
+    const business = await businessRepo.findBusinessById(trx, refill.businessId);
+    if (business) {
+      await queueMail(trx, {
+        to: { userId: business.ownerUserId },
+        template: 'auto_refill_failed',
+        data: { companyName: business.companyName, amountPaise: refill.amountPaise, reason },
+        dedupeKey: `auto_refill_failed:${refill.id}`,
+        now,
+      });
+    }
     return true;
   });
 }
@@ -407,7 +442,11 @@ async function chargeSavedToken(
 
 async function issueBankRequest(ctx: AppContext, refill: repo.Refill, business: businessRepo.Business, now: Date): Promise<void> {
   const pack = getTopUpPack(refill.packId)!;
-  const reference = newPaymentReference(business.id, pack, ctx.config.payee, now);
+  const { payee } = ctx.config;
+  const reference = newPaymentReference(business.id, pack, payee, now);
+  // The UPI QR the dashboard shows, attached to the mail as a PNG (a few hundred bytes).
+  const qr = await qrCodeDataUri(upiUri(payee, pack.amountPaise, reference.reference));
+  const qrPng = Buffer.from(qr.slice(qr.indexOf(',') + 1), 'base64');
   await ctx.db.transaction().execute(async (trx) => {
     if (!(await repo.updateRefill(trx, refill.id, ['due'], { mode: 'bank', status: 'open', reference_id: reference.id, locked_until: null }, now))) return;
     await insertReferences(trx, [reference]);
@@ -423,5 +462,23 @@ async function issueBankRequest(ctx: AppContext, refill: repo.Refill, business: 
       },
       now,
     );
+    await queueMail(trx, {
+      to: { userId: business.ownerUserId },
+      template: 'auto_refill_request',
+      data: {
+        companyName: business.companyName,
+        reference: reference.reference,
+        amountPaise: pack.amountPaise,
+        packName: pack.name,
+        thresholdPaise: refill.thresholdPaise,
+        upiId: payee.upiId,
+        payeeName: payee.name,
+        bankDetails: payee.bankDetails || null,
+        expiresAt: reference.expiresAt.toISOString(),
+      },
+      attachments: [{ filename: `upi-qr-${reference.reference}.png`, contentType: 'image/png', content: qrPng }],
+      dedupeKey: `auto_refill_request:${refill.id}`,
+      now,
+    });
   });
 }

@@ -8,8 +8,7 @@ import { isUniqueViolation } from '../../db/errors';
 import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { insertAuditEntry } from '../audit/repo';
-import { markCreditedByOrder } from '../autorefill/repo';
-import { onPaymentFailed, onTokenConfirmed } from '../autorefill/service';
+import { onPaymentFailed, onRefillCredited, onTokenConfirmed } from '../autorefill/service';
 import type { CurrentUser } from '../auth/service';
 import { findBusinessById } from '../business/repo';
 import { requireBusiness } from '../business/service';
@@ -89,8 +88,6 @@ async function creditOrder(
     const balancePaise = await ctx.db.transaction().execute(async (trx) => {
       const paid = await repo.markOrderPaid(trx, order.id, paymentId, via, now);
       if (!paid) return null;
-      // An auto-refill's charge: its refill is done with this credit (no-op for other orders).
-      await markCreditedByOrder(trx, order.id, paymentId, now);
       const ledgerEntryId = newId('led');
       const balance = await appendCredit(
         trx,
@@ -105,6 +102,8 @@ async function creditOrder(
         },
         now,
       );
+      // An auto-refill's charge: its refill is done with this credit, and the owner is told (no-op for other orders).
+      await onRefillCredited(trx, order.id, paymentId, balance, now);
       await insertAuditEntry(
         trx,
         {
