@@ -219,11 +219,32 @@ describeEachDialect('Auto-refill', (dialect) => {
       expect(chargesFor(biz.businessId)).toHaveLength(1);
 
       // A worker that died after Razorpay took the charge but before recording it: the next one asks first.
-      await t.ctx.db.updateTable('auto_refill').set({ payment_id: null, locked_until: null }).where('business_id', '=', biz.businessId).execute();
+      await t.ctx.db.updateTable('auto_refill').set({ payment_id: null, locked_until: null, next_attempt_at: new Date(now) }).where('business_id', '=', biz.businessId).execute();
       await new AutoRefillWorker(t.ctx, { now: () => new Date(now + 32 * 60_000) }).runOnce();
       expect(chargesFor(biz.businessId)).toHaveLength(1);
       [row] = await refills(t, biz.businessId);
       expect(row).toMatchObject({ status: 'charging', payment_id: chargesFor(biz.businessId)[0]!.id });
+    });
+
+    it('credits a captured charge whose webhook never came, by asking Razorpay once it is overdue', async () => {
+      const biz = await createBusiness(t.app, 'Lost Webhook Co');
+      await saveMandate(biz);
+      await thresholdJustUnder(t, biz);
+      await verifyConcurrently(t, biz, 60);
+      await new AutoRefillWorker(t.ctx).runOnce();
+      const [charge] = chargesFor(biz.businessId);
+      fake.capture(charge!.id); // Razorpay captured it; its webhook is lost
+      const before = await balancePaise(t.ctx, biz.businessId);
+      const now = Date.now();
+      await new AutoRefillWorker(t.ctx, { now: () => new Date(now + 5 * 60_000) }).runOnce();
+      expect(await balancePaise(t.ctx, biz.businessId)).toBe(before); // not overdue yet
+      await new AutoRefillWorker(t.ctx, { now: () => new Date(now + 16 * 60_000) }).runOnce();
+      expect(await balancePaise(t.ctx, biz.businessId)).toBe(before + BASIC);
+      expect((await refills(t, biz.businessId))[0]).toMatchObject({ status: 'credited', payment_id: charge!.id });
+      // The webhook arriving late credits nothing more.
+      expect((await sendWebhook(fake.capture(charge!.id))).json()).toMatchObject({ credited: false });
+      expect(await balancePaise(t.ctx, biz.businessId)).toBe(before + BASIC);
+      expect(chargesFor(biz.businessId)).toHaveLength(1);
     });
 
     it('removes the mandate: the token is deleted at Razorpay and auto-refill goes off', async () => {

@@ -98,8 +98,8 @@ export async function claimDue(db: Kysely<Database>, dialect: Dialect, now: Date
           eb('status', 'in', ['due', 'charging']),
           eb('next_attempt_at', '<=', now),
           eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', now)]),
-          // a charge that reached Razorpay waits for its webhook, not for the worker
-          eb.or([eb('status', '=', 'due'), eb('payment_id', 'is', null)]),
+          // a charge that reached Razorpay is looked at again only when its webhook is overdue
+          // (next_attempt_at is set then), so a lost webhook cannot hold the refill forever
         ]),
       )
       .orderBy('next_attempt_at')

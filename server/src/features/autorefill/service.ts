@@ -10,7 +10,8 @@ import { newId } from '../../lib/ids';
 import { insertAuditEntry } from '../audit/repo';
 import type { CurrentUser } from '../auth/service';
 import * as businessRepo from '../business/repo';
-import { insertNotification, insertOrder, insertReferences } from '../payments/repo';
+import { creditOrder } from '../payments/checkout';
+import { findOrder, insertNotification, insertOrder, insertReferences } from '../payments/repo';
 import { checkoutSignatureValid } from '../payments/razorpay';
 import { bankQrAvailable, newPaymentReference, refuseWhileImpersonating, upiUri } from '../payments/service';
 import { queueMail } from '../mail/outbox';
@@ -33,6 +34,8 @@ export const MANDATE_MAX_PAISE = Math.max(...TOP_UP_PACKS.map((p) => p.amountPai
 const MANDATE_YEARS = 10;
 /** Transient failures (network, 5xx) are retried after these delays; then the refill fails. */
 export const RETRY_DELAYS_MS = [30_000, 120_000, 600_000, 1_800_000];
+/** A charge whose webhook has not come after this long is looked up at Razorpay (then again as long). */
+export const WEBHOOK_OVERDUE_MS = 15 * 60_000;
 
 // --- the crossing (verification hot path) --------------------------------------------------------
 
@@ -347,9 +350,44 @@ export async function processRefill(ctx: AppContext, refill: repo.Refill, log?: 
     return;
   }
   const mode = autoRefillMode(ctx.config);
-  if (mode === 'razorpay') return chargeSavedToken(ctx, ctx.config.razorpay!, refill, business, log, now);
+  if (mode === 'razorpay') {
+    if (refill.status === 'charging' && refill.paymentId) return reconcileCharge(ctx, ctx.config.razorpay!, refill, log, now);
+    return chargeSavedToken(ctx, ctx.config.razorpay!, refill, business, log, now);
+  }
   if (mode === 'bank') return issueBankRequest(ctx, refill, business, now);
   await failRefill(ctx, refill, 'Auto-refill is not available on this server (no Razorpay and no bank/UPI payee).', now);
+}
+
+/**
+ * A charge Razorpay accepted whose webhook is overdue (not configured, lost, or Razorpay still
+ * retrying): ask Razorpay. Captured → credited through the one credit path, exactly as the
+ * webhook would; failed → the refill fails and auto-refill goes off; else look again later.
+ */
+async function reconcileCharge(ctx: AppContext, config: RazorpayConfig, refill: repo.Refill, log: Pick<FastifyBaseLogger, 'warn' | 'info'> | undefined, now: Date): Promise<void> {
+  const later = () => repo.updateRefill(ctx.db, refill.id, ['charging'], { locked_until: null, next_attempt_at: new Date(now.getTime() + WEBHOOK_OVERDUE_MS) }, now);
+  let payment: razorpay.PaymentFacts;
+  try {
+    payment = await razorpay.fetchPayment(config, refill.paymentId!);
+  } catch (err) {
+    log?.warn({ refillId: refill.id, err: err instanceof Error ? err.message : String(err) }, 'auto-refill: could not look up an overdue charge');
+    await later();
+    return;
+  }
+  if (payment.status === 'captured') {
+    const order = await findOrder(ctx.db, refill.orderId!);
+    if (order) {
+      await creditOrder(ctx, order, payment.id, 'webhook', { userId: null, label: 'auto-refill:reconcile' }, now).catch((err: unknown) => {
+        log?.warn({ refillId: refill.id, err: err instanceof Error ? err.message : String(err) }, 'auto-refill: overdue charge not credited');
+      });
+    }
+    await later(); // a no-op once the credit closed the refill
+    return;
+  }
+  if (payment.status === 'failed') {
+    await failRefill(ctx, refill, `The charge of ${formatRupees(refill.amountPaise)} to your saved mandate failed${payment.errorDescription ? `: ${payment.errorDescription}` : '.'}`, now, payment.id);
+    return;
+  }
+  await later();
 }
 
 async function chargeSavedToken(
@@ -411,7 +449,7 @@ async function chargeSavedToken(
     }
     const live = earlier.find((p) => p.status !== 'failed');
     if (live) {
-      await repo.updateRefill(ctx.db, refill.id, ['charging'], { payment_id: live.id, locked_until: null }, now);
+      await repo.updateRefill(ctx.db, refill.id, ['charging'], { payment_id: live.id, locked_until: null, next_attempt_at: new Date(now.getTime() + WEBHOOK_OVERDUE_MS) }, now);
       return;
     }
     if (earlier.length > 0) {
@@ -433,7 +471,7 @@ async function chargeSavedToken(
       notes: { business_id: business.id, auto_refill_id: refill.id },
     });
     // Captured (and credited) when Razorpay's signed webhook says so.
-    await repo.updateRefill(ctx.db, refill.id, ['charging'], { payment_id: paymentId, locked_until: null }, now);
+    await repo.updateRefill(ctx.db, refill.id, ['charging'], { payment_id: paymentId, locked_until: null, next_attempt_at: new Date(now.getTime() + WEBHOOK_OVERDUE_MS) }, now);
     log?.info({ refillId: refill.id, orderId, paymentId }, 'auto-refill: saved token charged');
   } catch (err) {
     await retryLater(err);

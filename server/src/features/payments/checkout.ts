@@ -68,7 +68,7 @@ export interface CreditOutcome {
 }
 
 /** Marks the order paid and credits it, in one transaction; a repeat of the same payment is a no-op. */
-async function creditOrder(
+export async function creditOrder(
   ctx: AppContext,
   order: repo.RazorpayOrder,
   paymentId: string,
