@@ -372,6 +372,13 @@ export class FakeRazorpay {
     return this.signed('token.confirmed', { token: { entity: { ...token, recurring_details: { status: 'confirmed', failure_reason: null } } } });
   }
 
+  /** The customer or their bank cancels, pauses or rejects the mandate: Razorpay sends the token event. */
+  revokeToken(tokenId: string, event: 'token.cancelled' | 'token.paused' | 'token.rejected' = 'token.cancelled'): SignedWebhook {
+    const token = this.tokens.get(tokenId)!;
+    token.status = 'cancelled';
+    return this.signed(event, { token: { entity: { ...token, recurring_details: { status: event.slice(6), failure_reason: null } } } });
+  }
+
   /** A recurring charge goes through: the payment is captured and Razorpay sends `payment.captured`. */
   capture(paymentId: string): SignedWebhook {
     const payment = this.payments.get(paymentId)!;

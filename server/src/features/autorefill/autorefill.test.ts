@@ -247,6 +247,15 @@ describeEachDialect('Auto-refill', (dialect) => {
       expect(chargesFor(biz.businessId)).toHaveLength(1);
     });
 
+    it('a mandate the bank cancels (token.cancelled) turns auto-refill off and says why; nothing is charged at the next crossing', async () => {
+      const biz = await createBusiness(t.app, 'Cancelled Co');
+      const { paid } = await saveMandate(biz);
+      expect((await sendWebhook(fake.revokeToken(paid.tokenId, 'token.cancelled'))).statusCode).toBe(200);
+      const { autoRefill } = await profile(t, biz);
+      expect(autoRefill).toMatchObject({ enabled: false, offReason: expect.stringContaining('was cancelled'), mandate: { status: 'revoked' } });
+      expectError(await call(t.app, 'PUT', '/api/business/auto-refill', biz.cookie, { enabled: true, thresholdRupees: 100, packId: 'basic' }), 409, 'conflict');
+    });
+
     it('removes the mandate: the token is deleted at Razorpay and auto-refill goes off', async () => {
       const biz = await createBusiness(t.app, 'Remove Co');
       const { paid } = await saveMandate(biz);

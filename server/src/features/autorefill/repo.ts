@@ -305,6 +305,14 @@ export async function activateMandate(db: Executor, businessId: string, authOrde
   return Number(result.numUpdatedRows) > 0;
 }
 
+/** The bank or Razorpay cancelled, paused or rejected the token: it can no longer be charged. Returns its business. */
+export async function revokeMandateByToken(db: Executor, tokenId: string, now: Date): Promise<string | undefined> {
+  const row = await db.selectFrom('auto_refill_mandate').select('business_id').where('token_id', '=', tokenId).where('status', '=', 'active').executeTakeFirst();
+  if (!row) return undefined;
+  await db.updateTable('auto_refill_mandate').set({ status: 'revoked', updated_at: now }).where('business_id', '=', row.business_id).where('token_id', '=', tokenId).execute();
+  return row.business_id;
+}
+
 export async function deleteMandate(db: Executor, businessId: string): Promise<void> {
   await db.deleteFrom('auto_refill_mandate').where('business_id', '=', businessId).execute();
 }

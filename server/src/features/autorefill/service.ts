@@ -314,6 +314,27 @@ export async function onTokenConfirmed(ctx: AppContext, customerId: string, toke
   return true;
 }
 
+const REVOKED_BY: Record<string, string> = {
+  'token.cancelled': 'was cancelled',
+  'token.paused': 'was paused',
+  'token.rejected': 'was rejected by your bank',
+};
+
+/** token.cancelled / paused / rejected: the mandate cannot be charged; auto-refill goes off and says why. */
+export async function onTokenRevoked(ctx: AppContext, event: string, tokenId: string, now = new Date()): Promise<boolean> {
+  const how = REVOKED_BY[event];
+  if (!how) return false;
+  return ctx.db.transaction().execute(async (trx) => {
+    const businessId = await repo.revokeMandateByToken(trx, tokenId, now);
+    if (!businessId) return false;
+    const reason = `Your saved card or UPI mandate ${how}, so it cannot be charged. Save a new one to turn auto-refill on again.`;
+    await repo.switchOff(trx, businessId, reason, now);
+    await insertNotification(trx, { id: newId('ntf'), businessId, kind: 'auto_refill.failed', title: 'Auto-refill switched off', message: reason, subjectId: null }, now);
+    await insertAuditEntry(trx, { actorUserId: null, actorLabel: 'razorpay:webhook', action: 'auto_refill.mandate_revoked', subjectType: 'business', subjectId: businessId, details: { event, token_id: tokenId } }, now);
+    return true;
+  });
+}
+
 // --- the worker's side ---------------------------------------------------------------------------
 
 /**

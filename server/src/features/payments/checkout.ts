@@ -8,7 +8,7 @@ import { isUniqueViolation } from '../../db/errors';
 import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { insertAuditEntry } from '../audit/repo';
-import { onPaymentFailed, onRefillCredited, onTokenConfirmed } from '../autorefill/service';
+import { onPaymentFailed, onRefillCredited, onTokenConfirmed, onTokenRevoked } from '../autorefill/service';
 import type { CurrentUser } from '../auth/service';
 import { findBusinessById } from '../business/repo';
 import { requireBusiness } from '../business/service';
@@ -224,6 +224,7 @@ export async function handleWebhook(
   if (event === 'token.confirmed' && token?.customer_id && (await onTokenConfirmed(ctx, token.customer_id, token.id, now))) {
     return { received: true, credited: false };
   }
+  if (token && (await onTokenRevoked(ctx, event, token.id, now))) return { received: true, credited: false };
   if (!CREDITING_EVENTS.has(event)) return { received: true, credited: false, ignored: `event ${event}` };
   if (!payment || !orderId) return { received: true, credited: false, ignored: 'no payment or order in the payload' };
   if (event === 'payment.captured' && payment.status !== undefined && payment.status !== 'captured') {
