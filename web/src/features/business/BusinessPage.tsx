@@ -20,6 +20,7 @@ import {
 import { AddCreditsDialog } from './components/AddCreditsDialog';
 import { ApiConfigCard, OPENAPI_URL } from './components/ApiConfigCard';
 import { ApiKeyReveal, type RevealedKey } from './components/ApiKeyReveal';
+import { AutoRefillCard } from './components/AutoRefillCard';
 import { AutoRefillDialog } from './components/AutoRefillDialog';
 import { BalanceAlert, BalanceCard } from './components/Balance';
 import { CreditHistory } from './components/CreditHistory';
@@ -191,6 +192,7 @@ function Dashboard({ profile, revealed, onReveal, onHideKey }: DashboardProps) {
                   setDialog(action);
                 }}
               />
+              <AutoRefillCard settings={profile.autoRefill} onEdit={() => setDialog('refill')} />
             </div>
             <ApiConfigCard
               profile={profile}
