@@ -1,0 +1,240 @@
+import { execFile } from 'node:child_process';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, describeEachDialect, type TestApp } from '../test/support/db';
+import { TEST_REDIS_URL } from '../test/support/services';
+import { createBusiness, fund, paise, type TestBusiness } from '../test/support/verify-api';
+import { createHook, startReceiver, type Receiver } from '../test/support/webhooks';
+import { createSender } from '../server/src/features/webhooks/sender';
+import { WebhookWorker } from '../server/src/features/webhooks/worker';
+// @ts-expect-error -- a plain .mjs script of the SDK package, no declarations
+import { GENERATED_FILE, renderTypes } from './typescript/scripts/generate-types.mjs';
+
+/**
+ * Both SDKs as a developer gets them — the npm tarball installed into an empty folder, the Python
+ * package pip-installed into a fresh venv — driven by a script in their own language (run as a
+ * child process) against a real server listening on a real port, on both engines.
+ */
+
+const ROOT = resolve(import.meta.dirname, '..');
+const SDK_TS = join(ROOT, 'sdks/typescript');
+const SDK_PY = join(ROOT, 'sdks/python');
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function exec(command: string, args: string[], options: { cwd?: string; env?: Record<string, string>; timeout?: number } = {}): Promise<Run> {
+  return new Promise((done) => {
+    execFile(
+      command,
+      args,
+      { cwd: options.cwd, timeout: options.timeout ?? 120_000, maxBuffer: 16 * 1024 * 1024, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', ...options.env } },
+      (error, stdout, stderr) => done({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout: String(stdout), stderr: String(stderr) }),
+    );
+  });
+}
+
+function ok(run: Run, what: string): Run {
+  if (run.code !== 0) throw new Error(`${what} failed (${run.code}):\n${run.stderr.slice(-4000)}\n${run.stdout.slice(-2000)}`);
+  return run;
+}
+
+let workDir: string;
+let nodeDir: string;
+let python: string;
+
+/** `npm pack` (which builds dist with tsc) → `npm install <tarball>` in an empty folder. */
+async function installNodeSdk(): Promise<void> {
+  nodeDir = join(workDir, 'node');
+  cpSync(join(ROOT, 'sdks/test/integration.mjs'), join(nodeDir, 'integration.mjs'));
+  writeFileSync(join(nodeDir, 'package.json'), JSON.stringify({ name: 'sdk-integration', private: true, type: 'module' }));
+  const packed = ok(await exec('npm', ['pack', '--silent', '--pack-destination', workDir], { cwd: SDK_TS }), 'npm pack');
+  const tarball = join(workDir, packed.stdout.trim().split('\n').pop()!);
+  // standardwebhooks comes from npm's cache (`npm ci` at the root put it there): no network needed.
+  ok(await exec('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', tarball], { cwd: nodeDir }), 'npm install <tarball>');
+}
+
+/** A fresh venv and `pip install` of a copy of sdks/python (so the build leaves nothing in the tree). */
+async function installPythonSdk(): Promise<void> {
+  const source = join(workDir, 'python-src');
+  cpSync(SDK_PY, source, { recursive: true, filter: (path) => !/(__pycache__|\.egg-info|[/\\]build)$/.test(path) });
+  cpSync(join(ROOT, 'sdks/test/integration.py'), join(workDir, 'integration.py'));
+  ok(await exec('python3', ['-m', 'venv', join(workDir, 'venv')]), 'python3 -m venv');
+  python = join(workDir, 'venv/bin/python');
+  ok(await exec(python, ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', source]), 'pip install ./sdks/python');
+}
+
+beforeAll(async () => {
+  workDir = mkdtempSync(join(tmpdir(), 'sixdigit-sdks-'));
+  await import('node:fs').then((fs) => fs.mkdirSync(join(workDir, 'node')));
+  await Promise.all([installNodeSdk(), installPythonSdk()]);
+}, 180_000);
+afterAll(() => rmSync(workDir, { recursive: true, force: true }));
+
+type Sdk = 'node' | 'python';
+const SDKS: Sdk[] = ['node', 'python'];
+
+/** Runs one scenario of the SDK's integration script; returns its JSON output. */
+async function scenario(sdk: Sdk, name: string, input: Record<string, unknown>): Promise<any> {
+  const env = { SIXDIGIT_INPUT: JSON.stringify(input) };
+  const run =
+    sdk === 'node'
+      ? await exec(process.execPath, ['integration.mjs', name], { cwd: nodeDir, env, timeout: 60_000 })
+      : await exec(python, [join(workDir, 'integration.py'), name], { cwd: workDir, env, timeout: 60_000 });
+  ok(run, `${sdk} ${name}`);
+  return JSON.parse(run.stdout);
+}
+
+describe('the TypeScript SDK package', () => {
+  it('installs from its tarball with types, an exports map and only standardwebhooks as a dependency', () => {
+    const manifest = JSON.parse(readFileSync(join(nodeDir, 'node_modules/sixdigit/package.json'), 'utf8'));
+    expect(manifest).toMatchObject({ name: 'sixdigit', license: 'MIT', type: 'module', exports: { '.': { types: './dist/index.d.ts', import: './dist/index.js' } } });
+    expect(Object.keys(manifest.dependencies)).toEqual(['standardwebhooks']);
+    const files = readdirSync(join(nodeDir, 'node_modules/sixdigit/dist'));
+    expect(files).toEqual(expect.arrayContaining(['index.js', 'index.d.ts', 'client.d.ts']));
+  });
+});
+
+interface Logged {
+  method: string;
+  url: string;
+  status: number;
+  idempotencyKey: string | undefined;
+  authorization: string | undefined;
+}
+
+describeEachDialect('both SDKs against a live server', (dialect) => {
+  let t: TestApp;
+  let owner: TestBusiness;
+  let limited: TestBusiness;
+  let base: string;
+  let redis: Redis;
+  let receiver: Receiver;
+  let hook: { id: string; secret: string };
+  let worker: WebhookWorker;
+  const prefix = `sdk-${dialect}-${Date.now().toString(36)}`;
+  const log: Logged[] = [];
+
+  beforeAll(async () => {
+    // Redis holds the per-key counters, so the test can shorten a window the way a minute passing would.
+    t = await createTestApp(dialect, { WEBHOOK_ALLOW_PRIVATE: 'true', REDIS_URL: TEST_REDIS_URL, REDIS_KEY_PREFIX: `${prefix}:` });
+    redis = new Redis(TEST_REDIS_URL);
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    t.app.server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+      res.on('finish', () =>
+        log.push({
+          method: req.method ?? '',
+          url: req.url ?? '',
+          status: res.statusCode,
+          idempotencyKey: req.headers['idempotency-key'] as string | undefined,
+          authorization: req.headers.authorization,
+        }),
+      );
+    });
+    const address = t.app.server.address();
+    if (address === null || typeof address === 'string') throw new Error('no port');
+    base = `http://127.0.0.1:${address.port}`;
+    owner = await createBusiness(t.app, 'SDK Owner Ltd');
+    await fund(t.ctx, owner.businessId, 100_000);
+    limited = await createBusiness(t.app, 'SDK Limited Ltd');
+    await fund(t.ctx, limited.businessId, 100_000);
+    // A tiny per-key limit for this business only (before its key is first looked up and cached).
+    await t.ctx.db.updateTable('business').set({ rate_limit_per_minute: 2 }).where('id', '=', limited.businessId).execute();
+    receiver = await startReceiver();
+    hook = await createHook(t.app, owner.cookie, { url: receiver.url, events: ['verification.success'] });
+    // The delivery worker as the server process runs it (main.ts), polling the outbox.
+    worker = new WebhookWorker(t.ctx, { sender: createSender({ timeoutMs: 5_000, allowPrivate: true }), pollIntervalMs: 100 });
+    worker.start();
+  }, 60_000);
+  afterAll(async () => {
+    await worker?.stop();
+    await receiver?.close();
+    if (redis) {
+      const keys = await redis.keys(`${prefix}:*`);
+      if (keys.length > 0) await redis.del(...keys);
+      redis.disconnect();
+    }
+    await t?.close();
+  });
+
+  it('the committed generated types are what openapi-typescript makes of the document this server serves', async () => {
+    const document = await (await fetch(`${base}/api/v1/openapi.json`)).json();
+    expect(await renderTypes(document), 'run `npm run generate -- <server>/api/v1/openapi.json` in sdks/typescript').toBe(readFileSync(GENERATED_FILE, 'utf8'));
+  });
+
+  it.each(SDKS)('%s: enrol, verify an oathtool code, replay, stateless, lookups, pages, typed errors, delete', async (sdk) => {
+    const before = log.length;
+    const balanceBefore = paise((await (await fetch(`${base}/api/v1/profile`, { headers: { authorization: `Bearer ${owner.apiKey}` } })).json()).balance);
+    const r = await scenario(sdk, 'main', { baseUrl: base, apiKey: owner.apiKey, prefix: `${prefix}-${sdk}` });
+    const userA = `${prefix}-${sdk}-a`;
+    expect(r.profile).toMatchObject({ business_id: owner.businessId, company_name: 'SDK Owner Ltd' });
+    expect(r.enrolled).toMatchObject({ user_id: userA, backup_codes: 10 });
+    expect(r.verified).toMatchObject({ verified: true, status: 'verified', cost: '0.10' });
+    expect(r.replayed).toMatchObject({ verified: false, status: 'replayed' });
+    expect(r.wrong).toMatchObject({ verified: false, status: 'invalid_code' });
+    expect(r.stateless).toMatchObject({ verified: true, status: 'verified' });
+    expect(r.looked).toMatchObject({ verification_id: r.verified.verification_id, user_id: userA, status: 'verified' });
+    expect(r.user).toMatchObject({ user_id: userA, backup_codes_left: 10 });
+    expect(r.user).not.toHaveProperty('secret');
+    // Three checks for the user, newest first, one per page: three GETs, each after the last id.
+    expect(r.checks).toEqual([r.wrong.verification_id, r.replayed.verification_id, r.verified.verification_id]);
+    const pages = log.slice(before).filter((l) => l.url.startsWith('/api/v1/verifications?'));
+    expect(pages.map((l) => new URL(l.url, base).searchParams.get('starting_after'))).toEqual([null, r.checks[0], r.checks[1]]);
+    expect(r.users).toEqual(expect.arrayContaining([userA, `${prefix}-${sdk}-b`, `${prefix}-${sdk}-c`]));
+    expect(log.slice(before).filter((l) => l.url.startsWith('/api/v1/users?')).length).toBe(r.users.length + (r.users.length > 0 ? 0 : 1));
+    expect(r.badRequest).toMatchObject({ class: 'InvalidRequestError', code: 'validation_failed', status: 400, doc_url: expect.stringContaining('#error-validation_failed') });
+    expect(r.badRequest.request_id).toMatch(/\S/);
+    expect(r.badRequest.details).toEqual(expect.arrayContaining([expect.objectContaining({ path: 'user_id' })]));
+    expect(r.gone).toMatchObject({ class: 'NotFoundError', status: 404 });
+    expect(r.typed).toEqual({ badIsInvalidRequest: true, goneIsNotFound: true });
+    // Four billed checks (verified, replayed, invalid_code, stateless): ₹0.40, and nothing else moved.
+    const balanceAfter = paise((await (await fetch(`${base}/api/v1/profile`, { headers: { authorization: `Bearer ${owner.apiKey}` } })).json()).balance);
+    expect(balanceBefore - balanceAfter).toBe(40);
+    // Every POST carried an Idempotency-Key, a fresh one per call.
+    const posts = log.slice(before).filter((l) => l.method === 'POST');
+    expect(posts.every((l) => l.idempotencyKey && l.idempotencyKey.length >= 16)).toBe(true);
+    expect(new Set(posts.map((l) => l.idempotencyKey)).size).toBe(posts.length);
+  });
+
+  it.each(SDKS)('%s: a webhook delivered to a real receiver verifies with the SDK helper; a tampered body or wrong secret does not', async (sdk) => {
+    const already = receiver.received.length;
+    await scenario(sdk, 'verifyCode', { baseUrl: base, apiKey: owner.apiKey, userId: `${prefix}-${sdk}-hooked` });
+    await receiver.waitFor(already + 1, 15_000);
+    const delivered = receiver.received[already]!;
+    const headers = Object.fromEntries(['webhook-id', 'webhook-timestamp', 'webhook-signature'].map((h) => [h, delivered.headers[h] as string]));
+    const r = await scenario(sdk, 'webhook', { delivery: { body: delivered.body, headers, secret: hook.secret } });
+    expect(r.event).toMatchObject({ type: 'verification.success', data: { user_id: `${prefix}-${sdk}-hooked`, status: 'verified' } });
+    expect(r.tampered).toBe('WebhookVerificationError');
+    expect(r.wrongSecret).toBe('WebhookVerificationError');
+  });
+
+  it.each(SDKS)('%s: a 429 with Retry-After is waited out and retried with the same Idempotency-Key', async (sdk) => {
+    // Spend the key's budget, then make its window end in ~2 s, as the end of a minute would.
+    const profile = () => fetch(`${base}/api/v1/profile`, { headers: { authorization: `Bearer ${limited.apiKey}` } });
+    for (let i = 0; i < 3; i++) await profile();
+    const key = await t.ctx.db.selectFrom('api_key').select('id').where('business_id', '=', limited.businessId).where('revoked_at', 'is', null).executeTakeFirstOrThrow();
+    const [counter, ...others] = (await redis.keys(`${prefix}:*`)).filter((k) => k.endsWith(`key:${key.id}`));
+    expect(counter, 'the per-key counter in Redis').toBeDefined();
+    expect(others).toEqual([]);
+    await redis.pexpire(counter!, 2_000);
+    expect((await profile()).status).toBe(429);
+
+    const before = log.length;
+    const r = await scenario(sdk, 'ratelimit', { baseUrl: base, apiKey: limited.apiKey, prefix: `${prefix}-${sdk}` });
+    expect(r.user_id).toBe(`${prefix}-${sdk}-limited`);
+    const attempts = log.slice(before).filter((l) => l.method === 'POST' && l.url === '/api/v1/generate');
+    expect(attempts.map((a) => a.status)).toEqual([429, 201]);
+    expect(attempts[0]!.idempotencyKey).toBeDefined();
+    expect(attempts[1]!.idempotencyKey).toBe(attempts[0]!.idempotencyKey);
+    // It waited for Retry-After (whole seconds, at most 2 here), not a blind fast retry.
+    expect(r.waitedMs).toBeGreaterThanOrEqual(900);
+    await redis.del(counter!);
+  }, 20_000);
+});
