@@ -102,6 +102,15 @@ describe('the TypeScript SDK package', () => {
   });
 });
 
+describe('the Python SDK package', () => {
+  it('its unit tests (retries, backoff, idempotency, webhook signatures) pass against the pip-installed package', async () => {
+    const tests = join(workDir, 'python-src/tests');
+    const run = await exec(python, ['-m', 'unittest', 'discover', '-s', tests, '-t', tests], { cwd: workDir, timeout: 60_000 });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toMatch(/Ran \d+ tests[\s\S]*\nOK\n?$/);
+  });
+});
+
 interface Logged {
   method: string;
   url: string;

@@ -5,7 +5,8 @@ import { execFileSync } from 'node:child_process';
 import { InvalidRequestError, NotFoundError, Sixdigit, SixdigitError, WebhookVerificationError } from 'sixdigit';
 
 const input = JSON.parse(process.env.SIXDIGIT_INPUT ?? '{}');
-const sd = new Sixdigit({ apiKey: input.apiKey, baseUrl: input.baseUrl });
+// The webhook scenario needs no client (the helper is static).
+const sd = input.apiKey ? new Sixdigit({ apiKey: input.apiKey, baseUrl: input.baseUrl }) : null;
 /** What the user's authenticator shows now (or `offset` steps from now), from oathtool. */
 const code = (secret, offset = 0) =>
   execFileSync('oathtool', ['--totp', '-b', `--now=${new Date(Date.now() + offset * 30_000).toISOString().replace('T', ' ').slice(0, 19)} UTC`, secret]).toString().trim();
