@@ -7,11 +7,12 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, describeEachDialect, type TestApp } from '../test/support/db';
 import { TEST_REDIS_URL } from '../test/support/services';
-import { createBusiness, fund, paise, type TestBusiness } from '../test/support/verify-api';
+import { createBusiness, fund, paise, totpCode, type TestBusiness } from '../test/support/verify-api';
+import { apiBaseUrl, SAMPLE_OPERATIONS, type SampleInput, type SampleOperationId } from '../common/samples';
+import { hasSdkSample, renderSdkSample, type SdkLanguage } from '../common/samples/sdk';
 import { createHook, startReceiver, type Receiver } from '../test/support/webhooks';
 import { createSender } from '../server/src/features/webhooks/sender';
 import { WebhookWorker } from '../server/src/features/webhooks/worker';
-// @ts-expect-error -- a plain .mjs script of the SDK package, no declarations
 import { GENERATED_FILE, renderTypes } from './typescript/scripts/generate-types.mjs';
 
 /**
@@ -91,6 +92,30 @@ async function scenario(sdk: Sdk, name: string, input: Record<string, unknown>):
   ok(run, `${sdk} ${name}`);
   return JSON.parse(run.stdout);
 }
+
+let sampleCount = 0;
+
+/** Runs one /docs SDK sample as a reader would: a file in a project where the SDK is installed. */
+async function runSample(sdk: Sdk, operationId: SampleOperationId, input: SampleInput): Promise<Run> {
+  const language: SdkLanguage = sdk === 'node' ? 'node' : 'pythonSdk';
+  const source = renderSdkSample(operationId, language, input);
+  if (source === undefined) throw new Error(`no ${language} sample for ${operationId}`);
+  sampleCount += 1;
+  const file = join(sdk === 'node' ? nodeDir : workDir, `sample-${sampleCount}.${sdk === 'node' ? 'mjs' : 'py'}`);
+  writeFileSync(file, source);
+  return sdk === 'node' ? exec(process.execPath, [file], { cwd: nodeDir, timeout: 30_000 }) : exec(python, [file], { cwd: workDir, timeout: 30_000 });
+}
+
+function printed(run: Run): any {
+  expect(run.code, run.stderr).toBe(0);
+  return JSON.parse(run.stdout);
+}
+
+describe('the /docs SDK samples', () => {
+  it('exist for every sample operation (so every endpoint on /docs has Node SDK and Python SDK tabs)', () => {
+    expect(Object.keys(SAMPLE_OPERATIONS).filter((id) => !hasSdkSample(id as SampleOperationId))).toEqual([]);
+  });
+});
 
 describe('the TypeScript SDK package', () => {
   it('installs from its tarball with types, an exports map and only standardwebhooks as a dependency', () => {
@@ -210,6 +235,39 @@ describeEachDialect('both SDKs against a live server', (dialect) => {
     const posts = log.slice(before).filter((l) => l.method === 'POST');
     expect(posts.every((l) => l.idempotencyKey && l.idempotencyKey.length >= 16)).toBe(true);
     expect(new Set(posts.map((l) => l.idempotencyKey)).size).toBe(posts.length);
+  });
+
+  it.each(SDKS)('%s: every /docs SDK sample runs: test → profile → generate → verify → replay → stateless → lookups → lists → delete; a bad key exits non-zero naming the code', async (sdk) => {
+    const input = { baseUrl: apiBaseUrl(base), apiKey: owner.apiKey };
+    const userId = `${prefix}-${sdk}-sample`;
+    expect(printed(await runSample(sdk, 'test', input))).toEqual({ ok: true, business_id: owner.businessId });
+    expect(printed(await runSample(sdk, 'profile', input))).toMatchObject({ business_id: owner.businessId });
+    const enrolled = printed(await runSample(sdk, 'generate', { ...input, body: { user_id: userId, issuer: 'SDK Samples' } }));
+    expect(enrolled).toMatchObject({ user_id: userId, backup_codes: expect.any(Array) });
+    const code = totpCode(enrolled.secret);
+    const verified = printed(await runSample(sdk, 'verify', { ...input, body: { user_id: userId, totp_code: code } }));
+    expect(verified).toMatchObject({ verified: true, status: 'verified' });
+    expect(printed(await runSample(sdk, 'verify', { ...input, body: { user_id: userId, totp_code: code } }))).toMatchObject({ verified: false, status: 'replayed' });
+    const token = totpCode(enrolled.secret, { timestamp: Date.now() + 30_000 });
+    expect(printed(await runSample(sdk, 'verifyStateless', { ...input, body: { secret: enrolled.secret, token } }))).toMatchObject({ verified: true });
+    expect(printed(await runSample(sdk, 'getVerification', { ...input, pathParams: { verification_id: verified.verification_id } }))).toMatchObject({
+      verification_id: verified.verification_id,
+      user_id: userId,
+    });
+    expect(printed(await runSample(sdk, 'getUser', { ...input, pathUserId: userId }))).toMatchObject({ user_id: userId, backup_codes_left: 10 });
+    const checks = await runSample(sdk, 'listVerifications', { ...input, query: { user_id: userId, limit: '1' } });
+    expect(checks.code, checks.stderr).toBe(0);
+    expect(checks.stdout.trim().split('\n')).toHaveLength(2); // verified + replayed, one page each
+    expect(checks.stdout.trim().split('\n')[1]).toBe(verified.verification_id);
+    const users = await runSample(sdk, 'listUsers', { ...input, query: { limit: '2' } });
+    expect(users.code, users.stderr).toBe(0);
+    expect(users.stdout.trim().split('\n')).toContain(userId);
+    const deleted = await runSample(sdk, 'deleteUser', { ...input, pathUserId: userId });
+    expect(deleted.code, deleted.stderr).toBe(0);
+    expect(deleted.stdout.trim()).toBe('deleted');
+    const refused = await runSample(sdk, 'test', { ...input, apiKey: 'sk_live_notARealKey000000000000000000' });
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('401 unauthorized');
   });
 
   it.each(SDKS)('%s: a webhook delivered to a real receiver verifies with the SDK helper; a tampered body or wrong secret does not', async (sdk) => {
