@@ -58,14 +58,16 @@ const pyKwargs = (values: Record<string, JsonValue>) =>
   Object.entries(values)
     .map(([k, v]) => `${k}=${pyValue(v, '')}`)
     .join(', ');
-const jsObject = (values: Record<string, JsonValue>) => (Object.keys(values).length ? jsValue(values, '') : '');
+/** Query filters on one line (`{ user_id: 'user_42', limit: 20 }`): they are few and short. */
+const jsObject = (values: Record<string, JsonValue>) =>
+  Object.keys(values).length ? `{ ${Object.entries(values).map(([k, v]) => `${/^[A-Za-z_$][\w$]*$/.test(k) ? k : jsString(k)}: ${jsValue(v, '')}`).join(', ')} }` : '';
 
 const SDK_CALLS: Readonly<Partial<Record<SampleOperationId, SdkCall>>> = Object.freeze({
   profile: { kind: 'json', node: () => 'sixdigit.profile()', python: () => 'client.profile()' },
   test: { kind: 'json', node: () => 'sixdigit.testApiKey()', python: () => 'client.test_api_key()' },
-  generate: { kind: 'json', node: (a) => `sixdigit.generate(${jsValue(a.body, '')})`, python: (a) => `client.generate(${pyKwargs(a.body)})` },
-  verify: { kind: 'json', node: (a) => `sixdigit.verify(${jsValue(a.body, '')})`, python: (a) => `client.verify(${pyKwargs(a.body)})` },
-  verifyStateless: { kind: 'json', node: (a) => `sixdigit.verify(${jsValue(a.body, '')})`, python: (a) => `client.verify(${pyKwargs(a.body)})` },
+  generate: { kind: 'json', node: (a) => `sixdigit.generate(${jsValue(a.body, '  ')})`, python: (a) => `client.generate(${pyKwargs(a.body)})` },
+  verify: { kind: 'json', node: (a) => `sixdigit.verify(${jsValue(a.body, '  ')})`, python: (a) => `client.verify(${pyKwargs(a.body)})` },
+  verifyStateless: { kind: 'json', node: (a) => `sixdigit.verify(${jsValue(a.body, '  ')})`, python: (a) => `client.verify(${pyKwargs(a.body)})` },
   deleteUser: { kind: 'none', node: (a) => `sixdigit.deleteUser(${jsString(a.userId)})`, python: (a) => `client.delete_user(${pyString(a.userId)})` },
   getUser: { kind: 'json', node: (a) => `sixdigit.getUser(${jsString(a.userId)})`, python: (a) => `client.get_user(${pyString(a.userId)})` },
   getVerification: {
@@ -100,7 +102,7 @@ function argsOf(operationId: SampleOperationId, input: SampleInput): Args {
 
 function nodeSample(call: SdkCall, args: Args, input: SampleInput): string {
   const lines = [
-    "// npm install sixdigit-0.1.0.tgz (see Install). Run as an ES module (.mjs); on a server, read the key from the environment.",
+    "// npm install sixdigit-0.1.0.tgz (see SDKs). An ES module (.mjs); on a server, read the key from the environment.",
     "import { Sixdigit, SixdigitError } from 'sixdigit';",
     '',
     `const sixdigit = new Sixdigit({ apiKey: ${jsString(input.apiKey)}, baseUrl: ${jsString(input.baseUrl)} });`,
@@ -128,7 +130,7 @@ function nodeSample(call: SdkCall, args: Args, input: SampleInput): string {
 
 function pythonSdkSample(call: SdkCall, args: Args, input: SampleInput): string {
   const lines = [
-    '# pip install ./sdks/python (see Install). On a server, read the key from the environment.',
+    '# pip install ./sdks/python (see SDKs). On a server, read the key from the environment.',
     ...(call.kind === 'json' ? ['import json'] : []),
     'import sys',
     '',

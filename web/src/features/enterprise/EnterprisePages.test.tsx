@@ -220,7 +220,7 @@ describe('enterprise docs', () => {
       renderSdkSample('verify', 'node', input),
       renderSdkSample('verifyStateless', 'node', input),
     ]);
-    expect(within(verify).getAllByRole('tabpanel')[0]!.textContent).toContain("sixdigit.verify({\n  user_id: 'user_42',\n  totp_code: '123456',\n})");
+    expect(within(verify).getAllByRole('tabpanel')[0]!.textContent).toContain("  const result = await sixdigit.verify({\n    user_id: 'user_42',\n    totp_code: '123456',\n  });");
     await user.click(within(verify).getAllByRole('tab', { name: 'Python SDK' })[0]!);
     const profile = screen.getByRole('article', { name: 'GET /profile' });
     expect(within(profile).getByRole('tabpanel').textContent).toBe(renderSdkSample('profile', 'pythonSdk', input));
