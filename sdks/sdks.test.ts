@@ -58,8 +58,25 @@ async function installNodeSdk(): Promise<void> {
   writeFileSync(join(nodeDir, 'package.json'), JSON.stringify({ name: 'sdk-integration', private: true, type: 'module' }));
   const packed = ok(await exec('npm', ['pack', '--silent', '--pack-destination', workDir], { cwd: SDK_TS }), 'npm pack');
   const tarball = join(workDir, packed.stdout.trim().split('\n').pop()!);
-  // standardwebhooks comes from npm's cache (`npm ci` at the root put it there): no network needed.
-  ok(await exec('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', tarball], { cwd: nodeDir }), 'npm install <tarball>');
+  // Its dependencies (standardwebhooks and what that needs) are packed from the root's
+  // node_modules, so the install needs no network and no npm cache: --offline, an empty cache.
+  const deps = new Set<string>();
+  const walk = (manifest: { dependencies?: Record<string, string> }) => {
+    for (const name of Object.keys(manifest.dependencies ?? {})) {
+      if (deps.has(name)) continue;
+      deps.add(name);
+      walk(JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8')));
+    }
+  };
+  walk(JSON.parse(readFileSync(join(SDK_TS, 'package.json'), 'utf8')));
+  const depTarballs: string[] = [];
+  for (const name of deps) {
+    // `./node_modules/x`: a folder (without `./` npm reads `a/b` as a GitHub repository).
+    const run = ok(await exec('npm', ['pack', '--silent', '--ignore-scripts', '--pack-destination', workDir, `./node_modules/${name}`], { cwd: ROOT }), `npm pack ${name}`);
+    depTarballs.push(join(workDir, run.stdout.trim().split('\n').pop()!));
+  }
+  const install = ['install', '--offline', '--cache', join(workDir, 'npm-cache'), '--no-audit', '--no-fund', '--ignore-scripts', tarball, ...depTarballs];
+  ok(await exec('npm', install, { cwd: nodeDir }), 'npm install <tarball>');
 }
 
 /** A fresh venv and `pip install` of a copy of sdks/python (so the build leaves nothing in the tree). */
