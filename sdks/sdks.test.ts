@@ -10,7 +10,7 @@ import { TEST_REDIS_URL } from '../test/support/services';
 import { createBusiness, fund, paise, totpCode, type TestBusiness } from '../test/support/verify-api';
 import { apiBaseUrl, SAMPLE_OPERATIONS, type SampleInput, type SampleOperationId } from '../common/samples';
 import { hasSdkSample, renderSdkSample, type SdkLanguage } from '../common/samples/sdk';
-import { createHook, startReceiver, type Receiver } from '../test/support/webhooks';
+import { startReceiver, type Receiver } from '../test/support/webhooks';
 import { createSender } from '../server/src/features/webhooks/sender';
 import { WebhookWorker } from '../server/src/features/webhooks/worker';
 import { GENERATED_FILE, renderTypes } from './typescript/scripts/generate-types.mjs';
@@ -168,7 +168,6 @@ describeEachDialect('both SDKs against a live server', (dialect) => {
   let base: string;
   let redis: Redis;
   let receiver: Receiver;
-  let hook: { id: string; secret: string };
   let worker: WebhookWorker;
   const prefix = `sdk-${dialect}-${Date.now().toString(36)}`;
   const log: Logged[] = [];
@@ -199,7 +198,6 @@ describeEachDialect('both SDKs against a live server', (dialect) => {
     // A tiny per-key limit for this business only (before its key is first looked up and cached).
     await t.ctx.db.updateTable('business').set({ rate_limit_per_minute: 2 }).where('id', '=', limited.businessId).execute();
     receiver = await startReceiver();
-    hook = await createHook(t.app, owner.cookie, { url: receiver.url, events: ['verification.success'] });
     // The delivery worker as the server process runs it (main.ts), polling the outbox.
     worker = new WebhookWorker(t.ctx, { sender: createSender({ timeoutMs: 5_000, allowPrivate: true }), pollIntervalMs: 100 });
     worker.start();
@@ -287,16 +285,63 @@ describeEachDialect('both SDKs against a live server', (dialect) => {
     expect(refused.stderr).toContain('401 unauthorized');
   });
 
-  it.each(SDKS)('%s: a webhook delivered to a real receiver verifies with the SDK helper; a tampered body or wrong secret does not', async (sdk) => {
+  it.each(SDKS)('%s: every /docs webhook endpoint SDK sample runs: create → get → list → pause → test refused → resume → test → deliveries → delete', async (sdk) => {
+    const input = { baseUrl: apiBaseUrl(base), apiKey: owner.apiKey };
+    const url = `https://9.9.9.9/hooks/sdk-${sdk}-${dialect}`; // a public address literal: no DNS in tests
+    const created = printed(await runSample(sdk, 'createWebhookEndpoint', { ...input, body: { url, events: ['verification.failed'], description: sdk } }));
+    expect(created).toMatchObject({ id: expect.stringMatching(/^wh_/), url, events: ['verification.failed'], description: sdk, is_active: true, secret: expect.stringMatching(/^whsec_/) });
+    const pathParams = { id: created.id };
+    const { secret: _secret, ...view } = created;
+    expect(printed(await runSample(sdk, 'getWebhookEndpoint', { ...input, pathParams }))).toEqual(view);
+    const listed = await runSample(sdk, 'listWebhookEndpoints', { ...input, query: { limit: '1' } });
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout.trim().split('\n')).toContain(created.id);
+    expect(printed(await runSample(sdk, 'updateWebhookEndpoint', { ...input, pathParams }))).toEqual({ ...view, is_active: false });
+    const refused = await runSample(sdk, 'testWebhookEndpoint', { ...input, pathParams });
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('409 conflict');
+    printed(await runSample(sdk, 'updateWebhookEndpoint', { ...input, pathParams, body: { is_active: true } }));
+    const queued = printed(await runSample(sdk, 'testWebhookEndpoint', { ...input, pathParams }));
+    expect(queued).toEqual({ queued: true, delivery_id: expect.stringMatching(/^msg_/) });
+    const deliveries = await runSample(sdk, 'listWebhookEndpointDeliveries', { ...input, pathParams });
+    expect(deliveries.code, deliveries.stderr).toBe(0);
+    expect(deliveries.stdout.trim().split('\n')).toEqual([queued.delivery_id]);
+    const deleted = await runSample(sdk, 'deleteWebhookEndpoint', { ...input, pathParams });
+    expect(deleted.code, deleted.stderr).toBe(0);
+    expect(deleted.stdout.trim()).toBe('deleted');
+  });
+
+  it.each(SDKS)('%s: webhook endpoints over the API (create with the secret once, list, get, update, test.ping, deliveries, delete); deliveries to a real receiver verify with the SDK helper, a tampered body or wrong secret does not', async (sdk) => {
     const already = receiver.received.length;
-    await scenario(sdk, 'verifyCode', { baseUrl: base, apiKey: owner.apiKey, userId: `${prefix}-${sdk}-hooked` });
+    const e = await scenario(sdk, 'endpoints', { baseUrl: base, apiKey: owner.apiKey, url: receiver.url });
+    expect(e.created).toMatchObject({ id: expect.stringMatching(/^wh_/), url: receiver.url, events: ['verification.success'], is_active: true, secret: expect.stringMatching(/^whsec_/) });
+    const { secret, ...view } = e.created;
+    expect(e.listed).toEqual([e.created.id]); // newest first, one per page
+    expect(e.got).toEqual(view);
+    expect(e.got).not.toHaveProperty('secret');
+    expect(e.updated).toEqual({ ...view, description: 'sdk test, renamed' });
+    expect(e.queued).toEqual({ queued: true, delivery_id: expect.stringMatching(/^msg_/) });
+
+    // The test.ping, then a real event, arrive at the receiver; each SDK's helper checks them.
     await receiver.waitFor(already + 1, 15_000);
-    const delivered = receiver.received[already]!;
-    const headers = Object.fromEntries(['webhook-id', 'webhook-timestamp', 'webhook-signature'].map((h) => [h, delivered.headers[h] as string]));
-    const r = await scenario(sdk, 'webhook', { delivery: { body: delivered.body, headers, secret: hook.secret } });
-    expect(r.event).toMatchObject({ type: 'verification.success', data: { user_id: `${prefix}-${sdk}-hooked`, status: 'verified' } });
-    expect(r.tampered).toBe('WebhookVerificationError');
-    expect(r.wrongSecret).toBe('WebhookVerificationError');
+    await scenario(sdk, 'verifyCode', { baseUrl: base, apiKey: owner.apiKey, userId: `${prefix}-${sdk}-hooked` });
+    await receiver.waitFor(already + 2, 15_000);
+    const mine = receiver.received.slice(already);
+    const ping = mine.find((r) => r.headers['webhook-id'] === e.queued.delivery_id);
+    const success = mine.find((r) => r.headers['webhook-id'] !== e.queued.delivery_id);
+    const check = (delivered: typeof ping) =>
+      scenario(sdk, 'webhook', {
+        delivery: { body: delivered!.body, headers: Object.fromEntries(['webhook-id', 'webhook-timestamp', 'webhook-signature'].map((h) => [h, delivered!.headers[h] as string])), secret },
+      });
+    const pinged = await check(ping);
+    expect(pinged.event).toMatchObject({ type: 'test.ping' });
+    const verified = await check(success);
+    expect(verified.event).toMatchObject({ type: 'verification.success', data: { user_id: `${prefix}-${sdk}-hooked`, status: 'verified' } });
+    expect([verified.tampered, verified.wrongSecret]).toEqual(['WebhookVerificationError', 'WebhookVerificationError']);
+
+    const d = await scenario(sdk, 'deleteEndpoint', { baseUrl: base, apiKey: owner.apiKey, endpointId: e.created.id });
+    expect(d.deliveries).toEqual(expect.arrayContaining([{ id: e.queued.delivery_id, type: 'test.ping' }, { id: success!.headers['webhook-id'], type: 'verification.success' }]));
+    expect(d.gone).toMatchObject({ class: 'NotFoundError', status: 404 });
   });
 
   it.each(SDKS)('%s: a 429 with Retry-After is waited out and retried with the same Idempotency-Key', async (sdk) => {

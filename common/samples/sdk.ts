@@ -62,6 +62,8 @@ const pyKwargs = (values: Record<string, JsonValue>) =>
 const jsObject = (values: Record<string, JsonValue>) =>
   Object.keys(values).length ? `{ ${Object.entries(values).map(([k, v]) => `${/^[A-Za-z_$][\w$]*$/.test(k) ? k : jsString(k)}: ${jsValue(v, '')}`).join(', ')} }` : '';
 
+const endpoint = (a: Args, literal: (text: string) => string) => literal(a.params.id ?? '');
+
 const SDK_CALLS: Readonly<Partial<Record<SampleOperationId, SdkCall>>> = Object.freeze({
   profile: { kind: 'json', node: () => 'sixdigit.profile()', python: () => 'client.profile()' },
   test: { kind: 'json', node: () => 'sixdigit.testApiKey()', python: () => 'client.test_api_key()' },
@@ -81,6 +83,31 @@ const SDK_CALLS: Readonly<Partial<Record<SampleOperationId, SdkCall>>> = Object.
     idField: 'verification_id',
     node: (a) => `sixdigit.listVerifications(${jsObject(a.query)})`,
     python: (a) => `client.list_verifications(${pyKwargs(a.query)})`,
+  },
+  listWebhookEndpoints: {
+    kind: 'list',
+    idField: 'id',
+    node: (a) => `sixdigit.webhookEndpoints.list(${jsObject(a.query)})`,
+    python: (a) => `client.webhook_endpoints.list(${pyKwargs(a.query)})`,
+  },
+  createWebhookEndpoint: {
+    kind: 'json',
+    node: (a) => `sixdigit.webhookEndpoints.create(${jsValue(a.body, '  ')})`,
+    python: (a) => `client.webhook_endpoints.create(${pyKwargs(a.body)})`,
+  },
+  getWebhookEndpoint: { kind: 'json', node: (a) => `sixdigit.webhookEndpoints.get(${endpoint(a, jsString)})`, python: (a) => `client.webhook_endpoints.get(${endpoint(a, pyString)})` },
+  updateWebhookEndpoint: {
+    kind: 'json',
+    node: (a) => `sixdigit.webhookEndpoints.update(${endpoint(a, jsString)}, ${jsObject(a.body)})`,
+    python: (a) => `client.webhook_endpoints.update(${endpoint(a, pyString)}, ${pyKwargs(a.body)})`,
+  },
+  deleteWebhookEndpoint: { kind: 'none', node: (a) => `sixdigit.webhookEndpoints.delete(${endpoint(a, jsString)})`, python: (a) => `client.webhook_endpoints.delete(${endpoint(a, pyString)})` },
+  testWebhookEndpoint: { kind: 'json', node: (a) => `sixdigit.webhookEndpoints.test(${endpoint(a, jsString)})`, python: (a) => `client.webhook_endpoints.test(${endpoint(a, pyString)})` },
+  listWebhookEndpointDeliveries: {
+    kind: 'list',
+    idField: 'id',
+    node: (a) => `sixdigit.webhookEndpoints.deliveries(${endpoint(a, jsString)}${Object.keys(a.query).length ? `, ${jsObject(a.query)}` : ''})`,
+    python: (a) => `client.webhook_endpoints.deliveries(${[endpoint(a, pyString), pyKwargs(a.query)].filter(Boolean).join(', ')})`,
   },
 });
 

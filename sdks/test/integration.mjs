@@ -88,6 +88,24 @@ const scenarios = {
     return { event, tampered, wrongSecret };
   },
 
+  /** Webhook endpoints over the API: create (secret once), list, get, update, test.ping. */
+  async endpoints() {
+    const created = await sd.webhookEndpoints.create({ url: input.url, events: ['verification.success'], description: 'sdk test' });
+    const listed = await collect(sd.webhookEndpoints.list({ limit: 1 }));
+    const got = await sd.webhookEndpoints.get(created.id);
+    const updated = await sd.webhookEndpoints.update(created.id, { description: 'sdk test, renamed' });
+    const queued = await sd.webhookEndpoints.test(created.id);
+    return { created, listed: listed.map((e) => e.id), got, updated, queued };
+  },
+
+  /** The endpoint's delivery log, then the endpoint deleted (a lookup is then NotFoundError). */
+  async deleteEndpoint() {
+    const deliveries = await collect(sd.webhookEndpoints.deliveries(input.endpointId));
+    await sd.webhookEndpoints.delete(input.endpointId);
+    const gone = await errorOf(sd.webhookEndpoints.get(input.endpointId));
+    return { deliveries: deliveries.map((d) => ({ id: d.id, type: d.type })), gone };
+  },
+
   /** Verifies a user's code as the caller of a (later) live/test key step would. */
   async verifyCode() {
     const enrolled = await sd.generate({ user_id: input.userId });

@@ -93,13 +93,36 @@ def webhook():
     return {"event": event, "tampered": tampered, "wrongSecret": wrong_secret}
 
 
+def endpoints():
+    created = client.webhook_endpoints.create(url=data["url"], events=["verification.success"], description="sdk test")
+    listed = [e["id"] for e in client.webhook_endpoints.list(limit=1)]
+    got = client.webhook_endpoints.get(created["id"])
+    updated = client.webhook_endpoints.update(created["id"], description="sdk test, renamed")
+    queued = client.webhook_endpoints.test(created["id"])
+    return {"created": created, "listed": listed, "got": got, "updated": updated, "queued": queued}
+
+
+def delete_endpoint():
+    deliveries = [{"id": d["id"], "type": d["type"]} for d in client.webhook_endpoints.deliveries(data["endpointId"])]
+    client.webhook_endpoints.delete(data["endpointId"])
+    gone = error_of(client.webhook_endpoints.get, data["endpointId"])
+    return {"deliveries": deliveries, "gone": gone}
+
+
 def verify_code():
     enrolled = client.generate(user_id=data["userId"])
     verified = client.verify(user_id=data["userId"], totp_code=code(enrolled["secret"]))
     return {"enrolled": {"user_id": enrolled["user_id"]}, "verified": verified}
 
 
-SCENARIOS = {"main": main, "ratelimit": ratelimit, "webhook": webhook, "verifyCode": verify_code}
+SCENARIOS = {
+    "main": main,
+    "ratelimit": ratelimit,
+    "webhook": webhook,
+    "verifyCode": verify_code,
+    "endpoints": endpoints,
+    "deleteEndpoint": delete_endpoint,
+}
 
 if __name__ == "__main__":
     try:

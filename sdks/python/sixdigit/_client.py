@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import urllib.parse
-from typing import Any, Dict, Iterator, List, Optional
+from typing import Any, Callable, Dict, Iterator, List, Optional
 
 from ._http import RetryPolicy, Transport
 from ._webhooks import verify_webhook
@@ -34,27 +34,51 @@ class WebhookEndpoints:
         self._t = transport
 
     def create(self, *, url: str, events: List[str], description: Optional[str] = None, idempotency_key: Optional[str] = None) -> Dict[str, Any]:
-        """Creates an endpoint; keep the returned ``secret`` (shown once) to verify deliveries."""
+        """Creates an endpoint; keep the returned ``secret`` (shown once) to verify its deliveries."""
         body = _drop_none({"url": url, "events": events, "description": description})
         return self._t.call("POST", "/webhook_endpoints", body=body, idempotency_key=idempotency_key)[0]
 
-    def list(self) -> List[Dict[str, Any]]:
-        answer = self._t.call("GET", "/webhook_endpoints")[0]
-        return answer["data"] if isinstance(answer, dict) else answer
+    def list_page(self, **params: Any) -> Dict[str, Any]:
+        """One page, newest first: ``{"data": [...], "has_more": bool}`` (limit, starting_after)."""
+        return self._t.call("GET", "/webhook_endpoints", query=params)[0]
+
+    def list(self, **params: Any) -> Iterator[Dict[str, Any]]:
+        """Every endpoint, newest first, fetching pages as you iterate."""
+        return _paginate(self.list_page, "id", params)
 
     def get(self, endpoint_id: str) -> Dict[str, Any]:
         return self._t.call("GET", f"/webhook_endpoints/{_segment(endpoint_id)}")[0]
 
     def update(self, endpoint_id: str, **fields: Any) -> Dict[str, Any]:
-        """PATCH: only the fields you pass change (url, events, description, ...)."""
+        """PATCH: only the fields you pass change (url, events, description (None clears it), is_active)."""
         return self._t.call("PATCH", f"/webhook_endpoints/{_segment(endpoint_id)}", body=fields)[0]
 
     def delete(self, endpoint_id: str) -> None:
         self._t.call("DELETE", f"/webhook_endpoints/{_segment(endpoint_id)}")
 
     def test(self, endpoint_id: str) -> Dict[str, Any]:
-        """Sends a signed ``test.ping`` event to the endpoint now."""
+        """Queues a signed ``test.ping`` event (``ConflictError`` when the endpoint is switched off)."""
         return self._t.call("POST", f"/webhook_endpoints/{_segment(endpoint_id)}/test")[0]
+
+    def deliveries_page(self, endpoint_id: str, **params: Any) -> Dict[str, Any]:
+        """One page of the endpoint's delivery log, newest first."""
+        return self._t.call("GET", f"/webhook_endpoints/{_segment(endpoint_id)}/deliveries", query=params)[0]
+
+    def deliveries(self, endpoint_id: str, **params: Any) -> Iterator[Dict[str, Any]]:
+        """Every delivery to the endpoint (attempts included), newest first."""
+        return _paginate(lambda **q: self.deliveries_page(endpoint_id, **q), "id", params)
+
+
+def _paginate(fetch_page: Callable[..., Dict[str, Any]], id_field: str, params: Dict[str, Any]) -> Iterator[Dict[str, Any]]:
+    """Walks a ``{data, has_more}`` list with the ``starting_after`` cursor (the last item's id)."""
+    query = {"limit": 100, **params}
+    while True:
+        page = fetch_page(**query)
+        data = page.get("data") or []
+        yield from data
+        if not page.get("has_more") or not data:
+            return
+        query = {**query, "starting_after": data[-1][id_field]}
 
 
 class Sixdigit:
@@ -127,7 +151,7 @@ class Sixdigit:
 
     def list_verifications(self, **params: Any) -> Iterator[Dict[str, Any]]:
         """Every check matching the filters, newest first, fetching pages of ``limit`` (default 100)."""
-        return self._paginate(self.list_verifications_page, "verification_id", params)
+        return _paginate(self.list_verifications_page, "verification_id", params)
 
     def list_users_page(self, **params: Any) -> Dict[str, Any]:
         """One page of enrolled users: ``{"data": [...], "has_more": bool}`` (limit, starting_after)."""
@@ -135,15 +159,4 @@ class Sixdigit:
 
     def list_users(self, **params: Any) -> Iterator[Dict[str, Any]]:
         """Every enrolled user, fetching pages of ``limit`` (default 100) as you iterate."""
-        return self._paginate(self.list_users_page, "user_id", params)
-
-    @staticmethod
-    def _paginate(fetch_page: Any, id_field: str, params: Dict[str, Any]) -> Iterator[Dict[str, Any]]:
-        query = {"limit": 100, **params}
-        while True:
-            page = fetch_page(**query)
-            data = page.get("data") or []
-            yield from data
-            if not page.get("has_more") or not data:
-                return
-            query = {**query, "starting_after": data[-1][id_field]}
+        return _paginate(self.list_users_page, "user_id", params)

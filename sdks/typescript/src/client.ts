@@ -13,6 +13,7 @@ import type {
   VerifyRequest,
   VerifyResult,
 } from './types.js';
+import { paginate } from './paginate.js';
 import { verifyWebhook } from './webhooks.js';
 import { WebhookEndpoints } from './webhook-endpoints.js';
 
@@ -136,21 +137,5 @@ export class Sixdigit {
   /** Every enrolled user, fetching pages of `limit` (default 100) as you iterate. */
   listUsers(params: ListUsersParams = {}, options?: RequestOptions): AsyncIterableIterator<UserList['data'][number]> {
     return paginate((query) => this.listUsersPage(query, options), { limit: 100, ...params }, (u) => u.user_id);
-  }
-}
-
-/** Walks a `{ data, has_more }` list with the `starting_after` cursor (the last item's id). */
-async function* paginate<Item, Params extends { starting_after?: string }>(
-  fetchPage: (params: Params) => Promise<{ data: Item[]; has_more: boolean }>,
-  params: Params,
-  idOf: (item: Item) => string,
-): AsyncGenerator<Item, void, undefined> {
-  let query = params;
-  for (;;) {
-    const page = await fetchPage(query);
-    yield* page.data;
-    const last = page.data[page.data.length - 1];
-    if (!page.has_more || last === undefined) return;
-    query = { ...query, starting_after: idOf(last) };
   }
 }

@@ -28,4 +28,5 @@ export type WebhookEvent =
   | RequestBody<'webhook_verification_success'>
   | RequestBody<'webhook_verification_failed'>
   | RequestBody<'webhook_credit_low'>
-  | RequestBody<'webhook_credit_depleted'>;
+  | RequestBody<'webhook_credit_depleted'>
+  | RequestBody<'webhook_test_ping'>;

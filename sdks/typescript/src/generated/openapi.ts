@@ -140,6 +140,77 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhook_endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List your webhook endpoints, newest first */
+        get: operations["listWebhookEndpoints"];
+        put?: never;
+        /** Add a webhook endpoint; the answer holds its signing secret, shown once */
+        post: operations["createWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook_endpoints/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Look up one webhook endpoint (never its secret) */
+        get: operations["getWebhookEndpoint"];
+        put?: never;
+        post?: never;
+        /** Remove a webhook endpoint, its queued deliveries and its delivery log */
+        delete: operations["deleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        /** Change the address, events or description, or pause and resume it */
+        patch: operations["updateWebhookEndpoint"];
+        trace?: never;
+    };
+    "/webhook_endpoints/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The endpoint’s delivery log, newest first, each delivery with its attempts */
+        get: operations["listWebhookEndpointDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook_endpoints/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a signed test.ping event to the endpoint */
+        post: operations["testWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "credit.depleted": {
@@ -176,6 +247,26 @@ export interface webhooks {
          * @description A signed POST to your endpoint. Deliveries can arrive out of order and more than once: deduplicate on webhook-id, order by timestamp.
          */
         post: operations["webhook_credit_low"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "test.ping": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * test.ping: Sent on request (POST /webhook_endpoints/{id}/test, or the dashboard’s Send test) to one endpoint; never subscribed to.
+         * @description A signed POST to your endpoint. Deliveries can arrive out of order and more than once: deduplicate on webhook-id, order by timestamp.
+         */
+        post: operations["webhook_test_ping"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2896,6 +2987,2287 @@ export interface operations {
             };
         };
     };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: {
+                /** @description Items per page, 1–100 (default 20). */
+                limit?: number;
+                /** @description The last id of the previous page. */
+                starting_after?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "wh_3kTq8ZpL0aX2mN7vR4sY",
+                     *           "url": "https://example.com/hooks/sixdigit",
+                     *           "events": [
+                     *             "verification.success",
+                     *             "verification.failed"
+                     *           ],
+                     *           "description": "Production login service",
+                     *           "is_active": true,
+                     *           "disabled_reason": null,
+                     *           "disabled_at": null,
+                     *           "created_at": "2026-11-25T10:00:00.000Z",
+                     *           "last_triggered_at": "2026-11-25T10:05:00.000Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Newest first. */
+                        data: {
+                            /** Format: date-time */
+                            created_at: string;
+                            description: string | null;
+                            /**
+                             * Format: date-time
+                             * @description When Sixdigit switched it off; null when on or paused by you.
+                             */
+                            disabled_at: string | null;
+                            /** @description Why Sixdigit switched it off (it answered 410 Gone, or failed every attempt for a day); null otherwise. */
+                            disabled_reason: string | null;
+                            events: string[];
+                            id: string;
+                            /** @description Whether events are sent to it now. */
+                            is_active: boolean;
+                            /**
+                             * Format: date-time
+                             * @description The last delivery attempt to it, or null.
+                             */
+                            last_triggered_at: string | null;
+                            url: string;
+                        }[];
+                        /** @description More follow: ask again with starting_after set to the last id. */
+                        has_more: boolean;
+                    };
+                };
+            };
+            /** @description Refused as sent: a field, the JSON or the URL (bad_request, validation_failed, invalid_text) */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "bad_request",
+                     *         "message": "Refused as sent: a field, the JSON or the URL.",
+                     *         "request_id": "4f0c9f5e-2b1a-4c3d-9e8f-7a6b5c4d3e2f",
+                     *         "doc_url": "https://sixdigit.example/docs#error-bad_request"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "bad_request" | "validation_failed" | "invalid_text";
+                            details?: unknown;
+                            doc_url?: unknown;
+                            message?: unknown;
+                            request_id?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Missing, invalid or revoked API key (unauthorized) */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "Missing, invalid or revoked API key.",
+                     *         "request_id": "4f0c9f5e-2b1a-4c3d-9e8f-7a6b5c4d3e2f",
+                     *         "doc_url": "https://sixdigit.example/docs#error-unauthorized"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "unauthorized";
+                            details?: unknown;
+                            doc_url?: unknown;
+                            message?: unknown;
+                            request_id?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description API access suspended by the operator (suspended) */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "suspended",
+                     *         "message": "API access suspended by the operator.",
+                     *         "request_id": "4f0c9f5e-2b1a-4c3d-9e8f-7a6b5c4d3e2f",
+                     *         "doc_url": "https://sixdigit.example/docs#error-suspended"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "suspended";
+                            details?: unknown;
+                            doc_url?: unknown;
+                            message?: unknown;
+                            request_id?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description starting_after names no endpoint of yours (not_found) */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "Not found for your business.",
+                     *         "request_id": "4f0c9f5e-2b1a-4c3d-9e8f-7a6b5c4d3e2f",
+                     *         "doc_url": "https://sixdigit.example/docs#error-not_found"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "not_found";
+                            details?: unknown;
+                            doc_url?: unknown;
+                            message?: unknown;
+                            request_id?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests; see Retry-After (rate_limited) */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "Too many requests; see Retry-After.",
+                     *         "request_id": "4f0c9f5e-2b1a-4c3d-9e8f-7a6b5c4d3e2f",
+                     *         "doc_url": "https://sixdigit.example/docs#error-rate_limited"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "rate_limited";
+                            details?: unknown;
+                            doc_url?: unknown;
+                            message?: unknown;
+                            request_id?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Something failed on our side; quote request_id (internal_error) */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "internal_error",
+                     *         "message": "Something failed on our side; quote request_id.",
+                     *         "request_id": "4f0c9f5e-2b1a-4c3d-9e8f-7a6b5c4d3e2f",
+                     *         "doc_url": "https://sixdigit.example/docs#error-internal_error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "internal_error";
+                            details?: unknown;
+                            doc_url?: unknown;
+                            message?: unknown;
+                            request_id?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://example.com/hooks/sixdigit",
+                 *       "events": [
+                 *         "verification.success",
+                 *         "verification.failed"
+                 *       ],
+                 *       "description": "Production login service"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description Your note on what the endpoint is for (up to 500 characters).
+                     * @example Production login service
+                     */
+                    description?: string;
+                    /**
+                     * @description The events sent to this endpoint (duplicates are ignored). test.ping is sent on request only.
+                     * @example [
+                     *       "verification.success",
+                     *       "verification.failed"
+                     *     ]
+                     */
+                    events: ("verification.success" | "verification.failed" | "credit.low" | "credit.depleted")[];
+                    /**
+                     * @description Where events are POSTed: a public http(s) address (https in production); private and local addresses are refused.
+                     * @example https://example.com/hooks/sixdigit
+                     */
+                    url: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "wh_3kTq8ZpL0aX2mN7vR4sY",
+                     *       "url": "https://example.com/hooks/sixdigit",
+                     *       "events": [
+                     *         "verification.success",
+                     *         "verification.failed"
+                     *       ],
+                     *       "description": "Production login service",
+                     *       "is_active": true,
+                     *       "disabled_reason": null,
+                     *       "disabled_at": null,
+                     *       "created_at": "2026-11-25T10:00:00.000Z",
+                     *       "last_triggered_at": null,
+                     *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+                     *     }
+                     */
+                    "application/json": {
+                        /** Format: date-time */
+                        created_at: string;
+                        description: string | null;
+                        /**
+                         * Format: date-time
+                         * @description When Sixdigit switched it off; null when on or paused by you.
+                         */
+                        disabled_at: string | null;
+                        /** @description Why Sixdigit switched it off (it answered 410 Gone, or failed every attempt for a day); null otherwise. */
+                        disabled_reason: string | null;
+                        events: string[];
+                        id: string;
+                        /** @description Whether events are sent to it now. */
+                        is_active: boolean;
+                        /**
+                         * Format: date-time
+                         * @description The last delivery attempt to it, or null.
+                         */
+                        last_triggered_at: string | null;
+                        /**
+                         * @description The whsec_… signing secret (Standard Webhooks). Shown only in this answer; Sixdigit stores it encrypted and never returns it again.
+                         * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+                         */
+                        secret: string;
+                        url: string;
+                    };
+                };
+            };
+            /** @description Refused as sent: a field, the JSON or the URL (bad_request, validation_failed, invalid_text, invalid_json) */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "bad_request",
+                     *         "message": "Refused as sent: a field, the JSON or the URL.",
+                     *         "request_id": "4f0c9f5e-2b1a-4c3d-9e8f-7a6b5c4d3e2f",
+                     *         "doc_url": "https://sixdigit.example/docs#error-bad_request"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "bad_request" | "validation_failed" | "invalid_text" | "invalid_json";
+                            details?: unknown;
+                            doc_url?: unknown;
+                            message?: unknown;
+                            request_id?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Missing, invalid or revoked API key (unauthorized) */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "Missing, invalid or revoked API key.",
+                     *         "request_id": "4f0c9f5e-2b1a-4c3d-9e8f-7a6b5c4d3e2f",
+                     *         "doc_url": "https://sixdigit.example/docs#error-unauthorized"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "unauthorized";
+                            details?: unknown;
+                            doc_url?: unknown;
+                            message?: unknown;
+                            request_id?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description API access suspended by the operator (suspended) */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "suspended",
+                     *         "message": "API access suspended by the operator.",
+                     *         "request_id": "4f0c9f5e-2b1a-4c3d-9e8f-7a6b5c4d3e2f",
+                     *         "doc_url": "https://sixdigit.example/docs#error-suspended"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "suspended";
+                            details?: unknown;
+                            doc_url?: unknown;
+                            message?: unknown;
+                            request_id?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Already at the limit of endpoints per business, or Idempotency-Key reused with another body (conflict) */
+            409: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "conflict",
+                     *         "message": "Conflict.",
+                     *         "request_id": "4f0c9f5e-2b1a-4c3d-9e8f-7a6b5c4d3e2f",
+                     *         "doc_url": "https://sixdigit.example/docs#error-conflict"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "conflict";
+                            details?: unknown;
+                            doc_url?: unknown;
+                            message?: unknown;
+                            request_id?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Body too large (payload_too_large) */
+            413: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "payload_too_large",
+                     *         "message": "Body too large.",
+                     *         "request_id": "4f0c9f5e-2b1a-4c3d-9e8f-7a6b5c4d3e2f",
+                     *         "doc_url": "https://sixdigit.example/docs#error-payload_too_large"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "payload_too_large";
+                            details?: unknown;
+                            doc_url?: unknown;
+                            message?: unknown;
+                            request_id?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The body is not JSON (unsupported_media_type) */
+            415: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unsupported_media_type",
+                     *         "message": "The body is not JSON.",
+                     *         "request_id": "4f0c9f5e-2b1a-4c3d-9e8f-7a6b5c4d3e2f",
+                     *         "doc_url": "https://sixdigit.example/docs#error-unsupported_media_type"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "unsupported_media_type";
+                            details?: unknown;
+                            doc_url?: unknown;
+                            message?: unknown;
+                            request_id?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests; see Retry-After (rate_limited) */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "Too many requests; see Retry-After.",
+                     *         "request_id": "4f0c9f5e-2b1a-4c3d-9e8f-7a6b5c4d3e2f",
+                     *         "doc_url": "https://sixdigit.example/docs#error-rate_limited"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "rate_limited";
+                            details?: unknown;
+                            doc_url?: unknown;
+                            message?: unknown;
+                            request_id?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Something failed on our side; quote request_id (internal_error) */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "internal_error",
+                     *         "message": "Something failed on our side; quote request_id.",
+                     *         "request_id": "4f0c9f5e-2b1a-4c3d-9e8f-7a6b5c4d3e2f",
+                     *         "doc_url": "https://sixdigit.example/docs#error-internal_error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "internal_error";
+                            details?: unknown;
+                            doc_url?: unknown;
+                            message?: unknown;
+                            request_id?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A webhook endpoint id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "wh_3kTq8ZpL0aX2mN7vR4sY",
+                     *       "url": "https://example.com/hooks/sixdigit",
+                     *       "events": [
+                     *         "verification.success",
+                     *         "verification.failed"
+                     *       ],
+                     *       "description": "Production login service",
+                     *       "is_active": true,
+                     *       "disabled_reason": null,
+                     *       "disabled_at": null,
+                     *       "created_at": "2026-11-25T10:00:00.000Z",
+                     *       "last_triggered_at": "2026-11-25T10:05:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /** Format: date-time */
+                        created_at: string;
+                        description: string | null;
+                        /**
+                         * Format: date-time
+                         * @description When Sixdigit switched it off; null when on or paused by you.
+                         */
+                        disabled_at: string | null;
+                        /** @description Why Sixdigit switched it off (it answered 410 Gone, or failed every attempt for a day); null otherwise. */
+                        disabled_reason: string | null;
+                        events: string[];
+                        id: string;
+                        /** @description Whether events are sent to it now. */
+                        is_active: boolean;
+                        /**
+                         * Format: date-time
+                         * @description The last delivery attempt to it, or null.
+                         */
+                        last_triggered_at: string | null;
+                        url: string;
+                    };
+                };
+            };
+            /** @description Refused as sent: a field, the JSON or the URL (bad_request, validation_failed, invalid_text) */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "bad_request",
+                     *         "message": "Refused as sent: a field, the JSON or the URL.",
+                     *         "request_id": "4f0c9f5e-2b1a-4c3d-9e8f-7a6b5c4d3e2f",
+                     *         "doc_url": "https://sixdigit.example/docs#error-bad_request"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "bad_request" | "validation_failed" | "invalid_text";
+                            details?: unknown;
+                            doc_url?: unknown;
+                            message?: unknown;
+                            request_id?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Missing, invalid or revoked API key (unauthorized) */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "Missing, invalid or revoked API key.",
+                     *         "request_id": "4f0c9f5e-2b1a-4c3d-9e8f-7a6b5c4d3e2f",
+                     *         "doc_url": "https://sixdigit.example/docs#error-unauthorized"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "unauthorized";
+                            details?: unknown;
+                            doc_url?: unknown;
+                            message?: unknown;
+                            request_id?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description API access suspended by the operator (suspended) */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "suspended",
+                     *         "message": "API access suspended by the operator.",
+                     *         "request_id": "4f0c9f5e-2b1a-4c3d-9e8f-7a6b5c4d3e2f",
+                     *         "doc_url": "https://sixdigit.example/docs#error-suspended"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "suspended";
+                            details?: unknown;
+                            doc_url?: unknown;
+                            message?: unknown;
+                            request_id?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description No webhook endpoint with that id for your business (not_found) */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "Not found for your business.",
+                     *         "request_id": "4f0c9f5e-2b1a-4c3d-9e8f-7a6b5c4d3e2f",
+                     *         "doc_url": "https://sixdigit.example/docs#error-not_found"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "not_found";
+                            details?: unknown;
+                            doc_url?: unknown;
+                            message?: unknown;
+                            request_id?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A part of the URL is too long (uri_too_long) */
+            414: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "uri_too_long",
+                     *         "message": "A part of the URL is too long.",
+                     *         "request_id": "4f0c9f5e-2b1a-4c3d-9e8f-7a6b5c4d3e2f",
+                     *         "doc_url": "https://sixdigit.example/docs#error-uri_too_long"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "uri_too_long";
+                            details?: unknown;
+                            doc_url?: unknown;
+                            message?: unknown;
+                            request_id?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests; see Retry-After (rate_limited) */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "Too many requests; see Retry-After.",
+                     *         "request_id": "4f0c9f5e-2b1a-4c3d-9e8f-7a6b5c4d3e2f",
+                     *         "doc_url": "https://sixdigit.example/docs#error-rate_limited"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "rate_limited";
+                            details?: unknown;
+                            doc_url?: unknown;
+                            message?: unknown;
+                            request_id?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Something failed on our side; quote request_id (internal_error) */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "internal_error",
+                     *         "message": "Something failed on our side; quote request_id.",
+                     *         "request_id": "4f0c9f5e-2b1a-4c3d-9e8f-7a6b5c4d3e2f",
+                     *         "doc_url": "https://sixdigit.example/docs#error-internal_error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "internal_error";
+                            details?: unknown;
+                            doc_url?: unknown;
+                            message?: unknown;
+                            request_id?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A webhook endpoint id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused as sent: a field, the JSON or the URL (bad_request, validation_failed, invalid_text, invalid_json) */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "bad_request",
+                     *         "message": "Refused as sent: a field, the JSON or the URL.",
+                     *         "request_id": "4f0c9f5e-2b1a-4c3d-9e8f-7a6b5c4d3e2f",
+                     *         "doc_url": "https://sixdigit.example/docs#error-bad_request"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "bad_request" | "validation_failed" | "invalid_text" | "invalid_json";
+                            details?: unknown;
+                            doc_url?: unknown;
+                            message?: unknown;
+                            request_id?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Missing, invalid or revoked API key (unauthorized) */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "Missing, invalid or revoked API key.",
+                     *         "request_id": "4f0c9f5e-2b1a-4c3d-9e8f-7a6b5c4d3e2f",
+                     *         "doc_url": "https://sixdigit.example/docs#error-unauthorized"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "unauthorized";
+                            details?: unknown;
+                            doc_url?: unknown;
+                            message?: unknown;
+                            request_id?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description API access suspended by the operator (suspended) */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "suspended",
+                     *         "message": "API access suspended by the operator.",
+                     *         "request_id": "4f0c9f5e-2b1a-4c3d-9e8f-7a6b5c4d3e2f",
+                     *         "doc_url": "https://sixdigit.example/docs#error-suspended"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "suspended";
+                            details?: unknown;
+                            doc_url?: unknown;
+                            message?: unknown;
+                            request_id?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description No webhook endpoint with that id for your business (not_found) */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "Not found for your business.",
+                     *         "request_id": "4f0c9f5e-2b1a-4c3d-9e8f-7a6b5c4d3e2f",
+                     *         "doc_url": "https://sixdigit.example/docs#error-not_found"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "not_found";
+                            details?: unknown;
+                            doc_url?: unknown;
+                            message?: unknown;
+                            request_id?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Body too large (payload_too_large) */
+            413: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "payload_too_large",
+                     *         "message": "Body too large.",
+                     *         "request_id": "4f0c9f5e-2b1a-4c3d-9e8f-7a6b5c4d3e2f",
+                     *         "doc_url": "https://sixdigit.example/docs#error-payload_too_large"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "payload_too_large";
+                            details?: unknown;
+                            doc_url?: unknown;
+                            message?: unknown;
+                            request_id?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A part of the URL is too long (uri_too_long) */
+            414: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "uri_too_long",
+                     *         "message": "A part of the URL is too long.",
+                     *         "request_id": "4f0c9f5e-2b1a-4c3d-9e8f-7a6b5c4d3e2f",
+                     *         "doc_url": "https://sixdigit.example/docs#error-uri_too_long"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "uri_too_long";
+                            details?: unknown;
+                            doc_url?: unknown;
+                            message?: unknown;
+                            request_id?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The body is not JSON (unsupported_media_type) */
+            415: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unsupported_media_type",
+                     *         "message": "The body is not JSON.",
+                     *         "request_id": "4f0c9f5e-2b1a-4c3d-9e8f-7a6b5c4d3e2f",
+                     *         "doc_url": "https://sixdigit.example/docs#error-unsupported_media_type"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "unsupported_media_type";
+                            details?: unknown;
+                            doc_url?: unknown;
+                            message?: unknown;
+                            request_id?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests; see Retry-After (rate_limited) */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "Too many requests; see Retry-After.",
+                     *         "request_id": "4f0c9f5e-2b1a-4c3d-9e8f-7a6b5c4d3e2f",
+                     *         "doc_url": "https://sixdigit.example/docs#error-rate_limited"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "rate_limited";
+                            details?: unknown;
+                            doc_url?: unknown;
+                            message?: unknown;
+                            request_id?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Something failed on our side; quote request_id (internal_error) */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "internal_error",
+                     *         "message": "Something failed on our side; quote request_id.",
+                     *         "request_id": "4f0c9f5e-2b1a-4c3d-9e8f-7a6b5c4d3e2f",
+                     *         "doc_url": "https://sixdigit.example/docs#error-internal_error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "internal_error";
+                            details?: unknown;
+                            doc_url?: unknown;
+                            message?: unknown;
+                            request_id?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    updateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A webhook endpoint id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "is_active": false
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Your note on what the endpoint is for (up to 500 characters); null clears it. */
+                    description?: string | null;
+                    /**
+                     * @description The events sent to this endpoint (duplicates are ignored). test.ping is sent on request only.
+                     * @example [
+                     *       "verification.success",
+                     *       "verification.failed"
+                     *     ]
+                     */
+                    events?: ("verification.success" | "verification.failed" | "credit.low" | "credit.depleted")[];
+                    /** @description false pauses deliveries; true resumes them and clears a disabled_reason. */
+                    is_active?: boolean;
+                    /**
+                     * @description Where events are POSTed: a public http(s) address (https in production); private and local addresses are refused.
+                     * @example https://example.com/hooks/sixdigit
+                     */
+                    url?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "wh_3kTq8ZpL0aX2mN7vR4sY",
+                     *       "url": "https://example.com/hooks/sixdigit",
+                     *       "events": [
+                     *         "verification.success",
+                     *         "verification.failed"
+                     *       ],
+                     *       "description": "Production login service",
+                     *       "is_active": false,
+                     *       "disabled_reason": null,
+                     *       "disabled_at": null,
+                     *       "created_at": "2026-11-25T10:00:00.000Z",
+                     *       "last_triggered_at": "2026-11-25T10:05:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /** Format: date-time */
+                        created_at: string;
+                        description: string | null;
+                        /**
+                         * Format: date-time
+                         * @description When Sixdigit switched it off; null when on or paused by you.
+                         */
+                        disabled_at: string | null;
+                        /** @description Why Sixdigit switched it off (it answered 410 Gone, or failed every attempt for a day); null otherwise. */
+                        disabled_reason: string | null;
+                        events: string[];
+                        id: string;
+                        /** @description Whether events are sent to it now. */
+                        is_active: boolean;
+                        /**
+                         * Format: date-time
+                         * @description The last delivery attempt to it, or null.
+                         */
+                        last_triggered_at: string | null;
+                        url: string;
+                    };
+                };
+            };
+            /** @description Refused as sent: a field, the JSON or the URL (bad_request, validation_failed, invalid_text, invalid_json) */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "bad_request",
+                     *         "message": "Refused as sent: a field, the JSON or the URL.",
+                     *         "request_id": "4f0c9f5e-2b1a-4c3d-9e8f-7a6b5c4d3e2f",
+                     *         "doc_url": "https://sixdigit.example/docs#error-bad_request"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "bad_request" | "validation_failed" | "invalid_text" | "invalid_json";
+                            details?: unknown;
+                            doc_url?: unknown;
+                            message?: unknown;
+                            request_id?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Missing, invalid or revoked API key (unauthorized) */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "Missing, invalid or revoked API key.",
+                     *         "request_id": "4f0c9f5e-2b1a-4c3d-9e8f-7a6b5c4d3e2f",
+                     *         "doc_url": "https://sixdigit.example/docs#error-unauthorized"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "unauthorized";
+                            details?: unknown;
+                            doc_url?: unknown;
+                            message?: unknown;
+                            request_id?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description API access suspended by the operator (suspended) */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "suspended",
+                     *         "message": "API access suspended by the operator.",
+                     *         "request_id": "4f0c9f5e-2b1a-4c3d-9e8f-7a6b5c4d3e2f",
+                     *         "doc_url": "https://sixdigit.example/docs#error-suspended"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "suspended";
+                            details?: unknown;
+                            doc_url?: unknown;
+                            message?: unknown;
+                            request_id?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description No webhook endpoint with that id for your business (not_found) */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "Not found for your business.",
+                     *         "request_id": "4f0c9f5e-2b1a-4c3d-9e8f-7a6b5c4d3e2f",
+                     *         "doc_url": "https://sixdigit.example/docs#error-not_found"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "not_found";
+                            details?: unknown;
+                            doc_url?: unknown;
+                            message?: unknown;
+                            request_id?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Body too large (payload_too_large) */
+            413: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "payload_too_large",
+                     *         "message": "Body too large.",
+                     *         "request_id": "4f0c9f5e-2b1a-4c3d-9e8f-7a6b5c4d3e2f",
+                     *         "doc_url": "https://sixdigit.example/docs#error-payload_too_large"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "payload_too_large";
+                            details?: unknown;
+                            doc_url?: unknown;
+                            message?: unknown;
+                            request_id?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A part of the URL is too long (uri_too_long) */
+            414: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "uri_too_long",
+                     *         "message": "A part of the URL is too long.",
+                     *         "request_id": "4f0c9f5e-2b1a-4c3d-9e8f-7a6b5c4d3e2f",
+                     *         "doc_url": "https://sixdigit.example/docs#error-uri_too_long"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "uri_too_long";
+                            details?: unknown;
+                            doc_url?: unknown;
+                            message?: unknown;
+                            request_id?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The body is not JSON (unsupported_media_type) */
+            415: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unsupported_media_type",
+                     *         "message": "The body is not JSON.",
+                     *         "request_id": "4f0c9f5e-2b1a-4c3d-9e8f-7a6b5c4d3e2f",
+                     *         "doc_url": "https://sixdigit.example/docs#error-unsupported_media_type"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "unsupported_media_type";
+                            details?: unknown;
+                            doc_url?: unknown;
+                            message?: unknown;
+                            request_id?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests; see Retry-After (rate_limited) */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "Too many requests; see Retry-After.",
+                     *         "request_id": "4f0c9f5e-2b1a-4c3d-9e8f-7a6b5c4d3e2f",
+                     *         "doc_url": "https://sixdigit.example/docs#error-rate_limited"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "rate_limited";
+                            details?: unknown;
+                            doc_url?: unknown;
+                            message?: unknown;
+                            request_id?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Something failed on our side; quote request_id (internal_error) */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "internal_error",
+                     *         "message": "Something failed on our side; quote request_id.",
+                     *         "request_id": "4f0c9f5e-2b1a-4c3d-9e8f-7a6b5c4d3e2f",
+                     *         "doc_url": "https://sixdigit.example/docs#error-internal_error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "internal_error";
+                            details?: unknown;
+                            doc_url?: unknown;
+                            message?: unknown;
+                            request_id?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listWebhookEndpointDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Items per page, 1–100 (default 20). */
+                limit?: number;
+                /** @description The last delivery id of the previous page. */
+                starting_after?: string;
+            };
+            header?: never;
+            path: {
+                /** @description A webhook endpoint id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "msg_2Vx8LkP0qR7tZ1aB9cDe",
+                     *           "type": "verification.success",
+                     *           "status": "succeeded",
+                     *           "verification_id": "ver_8Jq2x0aZ7bYtLw3KpQ4n",
+                     *           "attempt_count": 2,
+                     *           "next_attempt_at": null,
+                     *           "created_at": "2026-11-25T10:00:00.000Z",
+                     *           "attempts": [
+                     *             {
+                     *               "attempt_number": 1,
+                     *               "status_code": 503,
+                     *               "error": null,
+                     *               "response_time_ms": 120,
+                     *               "created_at": "2026-11-25T10:00:00.100Z"
+                     *             },
+                     *             {
+                     *               "attempt_number": 2,
+                     *               "status_code": 200,
+                     *               "error": null,
+                     *               "response_time_ms": 85,
+                     *               "created_at": "2026-11-25T10:00:01.200Z"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "has_more": false
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Newest first. */
+                        data: {
+                            attempt_count: number;
+                            /** @description Every attempt so far, oldest first. */
+                            attempts: {
+                                attempt_number: number;
+                                /** Format: date-time */
+                                created_at: string;
+                                error: string | null;
+                                response_time_ms: number | null;
+                                /** @description Your endpoint’s HTTP status; null when no answer came (see error). */
+                                status_code: number | null;
+                            }[];
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @description The `webhook-id` header: the same on every attempt of this delivery. */
+                            id: string;
+                            /**
+                             * Format: date-time
+                             * @description When it is tried next; null unless pending.
+                             */
+                            next_attempt_at: string | null;
+                            /**
+                             * @description pending (queued or waiting to retry), delivering, succeeded (a 2xx), exhausted (every retry failed), cancelled (the endpoint was switched off).
+                             * @enum {string}
+                             */
+                            status: "pending" | "delivering" | "succeeded" | "exhausted" | "cancelled";
+                            /** @description The event. */
+                            type: string;
+                            verification_id: string | null;
+                        }[];
+                        /** @description More follow: ask again with starting_after set to the last id. */
+                        has_more: boolean;
+                    };
+                };
+            };
+            /** @description Refused as sent: a field, the JSON or the URL (bad_request, validation_failed, invalid_text) */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "bad_request",
+                     *         "message": "Refused as sent: a field, the JSON or the URL.",
+                     *         "request_id": "4f0c9f5e-2b1a-4c3d-9e8f-7a6b5c4d3e2f",
+                     *         "doc_url": "https://sixdigit.example/docs#error-bad_request"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "bad_request" | "validation_failed" | "invalid_text";
+                            details?: unknown;
+                            doc_url?: unknown;
+                            message?: unknown;
+                            request_id?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Missing, invalid or revoked API key (unauthorized) */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "Missing, invalid or revoked API key.",
+                     *         "request_id": "4f0c9f5e-2b1a-4c3d-9e8f-7a6b5c4d3e2f",
+                     *         "doc_url": "https://sixdigit.example/docs#error-unauthorized"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "unauthorized";
+                            details?: unknown;
+                            doc_url?: unknown;
+                            message?: unknown;
+                            request_id?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description API access suspended by the operator (suspended) */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "suspended",
+                     *         "message": "API access suspended by the operator.",
+                     *         "request_id": "4f0c9f5e-2b1a-4c3d-9e8f-7a6b5c4d3e2f",
+                     *         "doc_url": "https://sixdigit.example/docs#error-suspended"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "suspended";
+                            details?: unknown;
+                            doc_url?: unknown;
+                            message?: unknown;
+                            request_id?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description No such endpoint of yours, or starting_after names no delivery of it (not_found) */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "Not found for your business.",
+                     *         "request_id": "4f0c9f5e-2b1a-4c3d-9e8f-7a6b5c4d3e2f",
+                     *         "doc_url": "https://sixdigit.example/docs#error-not_found"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "not_found";
+                            details?: unknown;
+                            doc_url?: unknown;
+                            message?: unknown;
+                            request_id?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A part of the URL is too long (uri_too_long) */
+            414: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "uri_too_long",
+                     *         "message": "A part of the URL is too long.",
+                     *         "request_id": "4f0c9f5e-2b1a-4c3d-9e8f-7a6b5c4d3e2f",
+                     *         "doc_url": "https://sixdigit.example/docs#error-uri_too_long"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "uri_too_long";
+                            details?: unknown;
+                            doc_url?: unknown;
+                            message?: unknown;
+                            request_id?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests; see Retry-After (rate_limited) */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "Too many requests; see Retry-After.",
+                     *         "request_id": "4f0c9f5e-2b1a-4c3d-9e8f-7a6b5c4d3e2f",
+                     *         "doc_url": "https://sixdigit.example/docs#error-rate_limited"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "rate_limited";
+                            details?: unknown;
+                            doc_url?: unknown;
+                            message?: unknown;
+                            request_id?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Something failed on our side; quote request_id (internal_error) */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "internal_error",
+                     *         "message": "Something failed on our side; quote request_id.",
+                     *         "request_id": "4f0c9f5e-2b1a-4c3d-9e8f-7a6b5c4d3e2f",
+                     *         "doc_url": "https://sixdigit.example/docs#error-internal_error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "internal_error";
+                            details?: unknown;
+                            doc_url?: unknown;
+                            message?: unknown;
+                            request_id?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    testWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A webhook endpoint id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "queued": true,
+                     *       "delivery_id": "msg_2Vx8LkP0qR7tZ1aB9cDe"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description The delivery: the `webhook-id` header the endpoint receives, and an id in GET …/deliveries. */
+                        delivery_id: string;
+                        /** @enum {boolean} */
+                        queued: true;
+                    };
+                };
+            };
+            /** @description Refused as sent: a field, the JSON or the URL (bad_request, validation_failed, invalid_text, invalid_json) */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "bad_request",
+                     *         "message": "Refused as sent: a field, the JSON or the URL.",
+                     *         "request_id": "4f0c9f5e-2b1a-4c3d-9e8f-7a6b5c4d3e2f",
+                     *         "doc_url": "https://sixdigit.example/docs#error-bad_request"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "bad_request" | "validation_failed" | "invalid_text" | "invalid_json";
+                            details?: unknown;
+                            doc_url?: unknown;
+                            message?: unknown;
+                            request_id?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Missing, invalid or revoked API key (unauthorized) */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "Missing, invalid or revoked API key.",
+                     *         "request_id": "4f0c9f5e-2b1a-4c3d-9e8f-7a6b5c4d3e2f",
+                     *         "doc_url": "https://sixdigit.example/docs#error-unauthorized"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "unauthorized";
+                            details?: unknown;
+                            doc_url?: unknown;
+                            message?: unknown;
+                            request_id?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description API access suspended by the operator (suspended) */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "suspended",
+                     *         "message": "API access suspended by the operator.",
+                     *         "request_id": "4f0c9f5e-2b1a-4c3d-9e8f-7a6b5c4d3e2f",
+                     *         "doc_url": "https://sixdigit.example/docs#error-suspended"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "suspended";
+                            details?: unknown;
+                            doc_url?: unknown;
+                            message?: unknown;
+                            request_id?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description No webhook endpoint with that id for your business (not_found) */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "Not found for your business.",
+                     *         "request_id": "4f0c9f5e-2b1a-4c3d-9e8f-7a6b5c4d3e2f",
+                     *         "doc_url": "https://sixdigit.example/docs#error-not_found"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "not_found";
+                            details?: unknown;
+                            doc_url?: unknown;
+                            message?: unknown;
+                            request_id?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The endpoint is switched off (conflict) */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "conflict",
+                     *         "message": "Conflict.",
+                     *         "request_id": "4f0c9f5e-2b1a-4c3d-9e8f-7a6b5c4d3e2f",
+                     *         "doc_url": "https://sixdigit.example/docs#error-conflict"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "conflict";
+                            details?: unknown;
+                            doc_url?: unknown;
+                            message?: unknown;
+                            request_id?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Body too large (payload_too_large) */
+            413: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "payload_too_large",
+                     *         "message": "Body too large.",
+                     *         "request_id": "4f0c9f5e-2b1a-4c3d-9e8f-7a6b5c4d3e2f",
+                     *         "doc_url": "https://sixdigit.example/docs#error-payload_too_large"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "payload_too_large";
+                            details?: unknown;
+                            doc_url?: unknown;
+                            message?: unknown;
+                            request_id?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A part of the URL is too long (uri_too_long) */
+            414: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "uri_too_long",
+                     *         "message": "A part of the URL is too long.",
+                     *         "request_id": "4f0c9f5e-2b1a-4c3d-9e8f-7a6b5c4d3e2f",
+                     *         "doc_url": "https://sixdigit.example/docs#error-uri_too_long"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "uri_too_long";
+                            details?: unknown;
+                            doc_url?: unknown;
+                            message?: unknown;
+                            request_id?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The body is not JSON (unsupported_media_type) */
+            415: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unsupported_media_type",
+                     *         "message": "The body is not JSON.",
+                     *         "request_id": "4f0c9f5e-2b1a-4c3d-9e8f-7a6b5c4d3e2f",
+                     *         "doc_url": "https://sixdigit.example/docs#error-unsupported_media_type"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "unsupported_media_type";
+                            details?: unknown;
+                            doc_url?: unknown;
+                            message?: unknown;
+                            request_id?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests; see Retry-After (rate_limited) */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "Too many requests; see Retry-After.",
+                     *         "request_id": "4f0c9f5e-2b1a-4c3d-9e8f-7a6b5c4d3e2f",
+                     *         "doc_url": "https://sixdigit.example/docs#error-rate_limited"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "rate_limited";
+                            details?: unknown;
+                            doc_url?: unknown;
+                            message?: unknown;
+                            request_id?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Something failed on our side; quote request_id (internal_error) */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "internal_error",
+                     *         "message": "Something failed on our side; quote request_id.",
+                     *         "request_id": "4f0c9f5e-2b1a-4c3d-9e8f-7a6b5c4d3e2f",
+                     *         "doc_url": "https://sixdigit.example/docs#error-internal_error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "internal_error";
+                            details?: unknown;
+                            doc_url?: unknown;
+                            message?: unknown;
+                            request_id?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
     webhook_credit_depleted: {
         parameters: {
             query?: never;
@@ -3042,6 +5414,81 @@ export interface operations {
                      * @enum {string}
                      */
                     type: "credit.low";
+                    verification_id: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; anything else is retried with backoff. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_test_ping: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event’s id: the same on every retry of it; deduplicate on it.
+                 * @example msg_2Vx8LkP0qR7tZ1aB9cDe
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Space-separated `v1,<base64 HMAC-SHA256>` of `webhook-id.webhook-timestamp.body`, keyed with your whsec_… secret (Standard Webhooks).
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+                /**
+                 * @description Unix seconds when this attempt was signed; refuse ones far from now (replays).
+                 * @example 1795600800
+                 */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "test.ping",
+                 *       "event": "test.ping",
+                 *       "data": {
+                 *         "message": "This is a test event from Sixdigit.",
+                 *         "webhook_id": "wh_3kTq8ZpL0aX2mN7vR4sY"
+                 *       },
+                 *       "timestamp": "2026-11-25T10:00:00.000Z",
+                 *       "verification_id": null,
+                 *       "livemode": true
+                 *     }
+                 */
+                "application/json": {
+                    data: {
+                        message: string;
+                        /** @description The endpoint it was sent to. */
+                        webhook_id: string;
+                    };
+                    /**
+                     * @description The same as type (kept for existing receivers).
+                     * @enum {string}
+                     */
+                    event: "test.ping";
+                    /** @enum {boolean} */
+                    livemode: true;
+                    /**
+                     * Format: date-time
+                     * @description When the change happened: order deliveries by it (they can arrive out of order).
+                     */
+                    timestamp: string;
+                    /**
+                     * @description The event (Standard Webhooks).
+                     * @enum {string}
+                     */
+                    type: "test.ping";
                     verification_id: string | null;
                 };
             };
