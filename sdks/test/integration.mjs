@@ -106,6 +106,16 @@ const scenarios = {
     return { deliveries: deliveries.map((d) => ({ id: d.id, type: d.type })), gone };
   },
 
+  /** With a test key: enrol and verify for free, `livemode: false`; a live user is invisible. */
+  async testmode() {
+    const profile = await sd.profile();
+    const enrolled = await sd.generate({ user_id: input.userId });
+    const verified = await sd.verify({ user_id: input.userId, totp_code: code(enrolled.secret) });
+    const looked = await sd.getVerification(verified.verification_id);
+    const liveUser = await errorOf(sd.getUser(input.liveUserId));
+    return { profile, enrolled: { user_id: enrolled.user_id, livemode: enrolled.livemode }, verified, looked, liveUser };
+  },
+
   /** Verifies a user's code as the caller of a (later) live/test key step would. */
   async verifyCode() {
     const enrolled = await sd.generate({ user_id: input.userId });

@@ -109,6 +109,15 @@ def delete_endpoint():
     return {"deliveries": deliveries, "gone": gone}
 
 
+def testmode():
+    profile = client.profile()
+    enrolled = client.generate(user_id=data["userId"])
+    verified = client.verify(user_id=data["userId"], totp_code=code(enrolled["secret"]))
+    looked = client.get_verification(verified["verification_id"])
+    live_user = error_of(client.get_user, data["liveUserId"])
+    return {"profile": profile, "enrolled": {"user_id": enrolled["user_id"], "livemode": enrolled.get("livemode")}, "verified": verified, "looked": looked, "liveUser": live_user}
+
+
 def verify_code():
     enrolled = client.generate(user_id=data["userId"])
     verified = client.verify(user_id=data["userId"], totp_code=code(enrolled["secret"]))
@@ -122,6 +131,7 @@ SCENARIOS = {
     "verifyCode": verify_code,
     "endpoints": endpoints,
     "deleteEndpoint": delete_endpoint,
+    "testmode": testmode,
 }
 
 if __name__ == "__main__":
