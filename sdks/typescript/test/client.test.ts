@@ -195,6 +195,24 @@ describe('pagination', () => {
     expect(seen.map((s) => s.url)).toEqual(['/api/v1/verifications?limit=2&user_id=u+1&status=verified', '/api/v1/verifications?limit=2&user_id=u+1&status=verified&starting_after=v2']);
   });
 
+  it('webhook endpoints: PATCH carries the changed fields only, deliveries walk their own pages', async () => {
+    script = (_n, s) =>
+      s.method === 'PATCH'
+        ? { status: 200, body: { id: 'wh_1', is_active: false } }
+        : { status: 200, body: new URL(s.url, base).searchParams.get('starting_after') ? { data: [{ id: 'msg_1' }], has_more: false } : { data: [{ id: 'msg_2' }], has_more: true } };
+    const sd = fast();
+    await sd.webhookEndpoints.update('wh_1', { is_active: false });
+    const ids: string[] = [];
+    for await (const d of sd.webhookEndpoints.deliveries('wh_1', { limit: 1 })) ids.push(d.id);
+    expect(ids).toEqual(['msg_2', 'msg_1']);
+    expect(seen.map((s) => `${s.method} ${s.url} ${s.body}`)).toEqual([
+      'PATCH /api/v1/webhook_endpoints/wh_1 {"is_active":false}',
+      'GET /api/v1/webhook_endpoints/wh_1/deliveries?limit=1 ',
+      'GET /api/v1/webhook_endpoints/wh_1/deliveries?limit=1&starting_after=msg_2 ',
+    ]);
+    expect(seen[0]!.headers['idempotency-key']).toBeUndefined();
+  });
+
   it('ids in paths are escaped', async () => {
     script = () => ({ status: 200, body: {} });
     await fast().getUser('a/b c');
