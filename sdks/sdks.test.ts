@@ -255,7 +255,7 @@ describeEachDialect('both SDKs against a live server', (dialect) => {
   it.each(SDKS)('%s: every /docs SDK sample runs: test → profile → generate → verify → replay → stateless → lookups → lists → delete; a bad key exits non-zero naming the code', async (sdk) => {
     const input = { baseUrl: apiBaseUrl(base), apiKey: owner.apiKey };
     const userId = `${prefix}-${sdk}-sample`;
-    expect(printed(await runSample(sdk, 'test', input))).toEqual({ ok: true, business_id: owner.businessId });
+    expect(printed(await runSample(sdk, 'test', input))).toEqual({ ok: true, business_id: owner.businessId, livemode: true });
     expect(printed(await runSample(sdk, 'profile', input))).toMatchObject({ business_id: owner.businessId });
     const enrolled = printed(await runSample(sdk, 'generate', { ...input, body: { user_id: userId, issuer: 'SDK Samples' } }));
     expect(enrolled).toMatchObject({ user_id: userId, backup_codes: expect.any(Array) });
@@ -342,6 +342,27 @@ describeEachDialect('both SDKs against a live server', (dialect) => {
     const d = await scenario(sdk, 'deleteEndpoint', { baseUrl: base, apiKey: owner.apiKey, endpointId: e.created.id });
     expect(d.deliveries).toEqual(expect.arrayContaining([{ id: e.queued.delivery_id, type: 'test.ping' }, { id: success!.headers['webhook-id'], type: 'verification.success' }]));
     expect(d.gone).toMatchObject({ class: 'NotFoundError', status: 404 });
+  });
+
+  it.each(SDKS)('%s: test mode: the test key enrols and verifies for free (livemode false, balance unchanged, live users invisible); going live changes only the key', async (sdk) => {
+    const liveBalance = async () => paise((await (await fetch(`${base}/api/v1/profile`, { headers: { authorization: `Bearer ${owner.apiKey}` } })).json()).balance);
+    const before = await liveBalance();
+    const input = { baseUrl: base, userId: `${prefix}-${sdk}-testmode`, liveUserId: `${prefix}-${sdk}-a` };
+    expect(owner.testApiKey).toMatch(/^sk_test_/);
+    const test = await scenario(sdk, 'testmode', { ...input, apiKey: owner.testApiKey });
+    expect(test.profile).toMatchObject({ business_id: owner.businessId, livemode: false });
+    expect(test.verified).toMatchObject({ verified: true, status: 'verified', livemode: false });
+    expect(paise(test.verified.cost)).toBe(0);
+    expect(test.looked).toMatchObject({ verification_id: test.verified.verification_id, livemode: false });
+    // The user the live key enrolled in the main scenario does not exist for the test key.
+    expect(test.liveUser).toMatchObject({ class: 'NotFoundError', status: 404 });
+    expect(await liveBalance()).toBe(before);
+
+    // The same script with the live key: the same user_id is a new, live enrolment, billed.
+    const live = await scenario(sdk, 'testmode', { ...input, apiKey: owner.apiKey });
+    expect(live.verified).toMatchObject({ verified: true, status: 'verified', livemode: true, cost: '0.10' });
+    expect(live.liveUser).toBeNull();
+    expect(await liveBalance()).toBe(before - 10);
   });
 
   it.each(SDKS)('%s: a 429 with Retry-After is waited out and retried with the same Idempotency-Key', async (sdk) => {

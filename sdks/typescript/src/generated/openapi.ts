@@ -446,7 +446,8 @@ export interface operations {
                      *       "backup_codes": [
                      *         "a1b2c3d4e5",
                      *         "f6g7h8i9j0"
-                     *       ]
+                     *       ],
+                     *       "livemode": true
                      *     }
                      */
                     "application/json": {
@@ -455,6 +456,8 @@ export interface operations {
                         /** @description 10 single-use codes. Shown once; stored hashed. */
                         backup_codes: string[];
                         digits: number;
+                        /** @description false when made with a test key (sk_test_…): free, and seen only by test keys; true for live. */
+                        livemode: boolean;
                         manual_entry: string;
                         otpauth_uri: string;
                         period: number;
@@ -752,7 +755,8 @@ export interface operations {
                      *       "verifications_left": 1205,
                      *       "rate_limit": {
                      *         "requests_per_minute": 1000
-                     *       }
+                     *       },
+                     *       "livemode": true
                      *     }
                      */
                     "application/json": {
@@ -761,7 +765,10 @@ export interface operations {
                         company_name: string;
                         /** @enum {string} */
                         currency: "INR";
+                        /** @description false when asked with a test key. */
+                        livemode: boolean;
                         rate_limit: {
+                            /** @description This key's limit (a test key has its own). */
                             requests_per_minute: number;
                         };
                         verifications_left: number;
@@ -951,11 +958,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "ok": true,
-                     *       "business_id": "biz_4fR8tYq2LmN0pX7sK1aZ"
+                     *       "business_id": "biz_4fR8tYq2LmN0pX7sK1aZ",
+                     *       "livemode": true
                      *     }
                      */
                     "application/json": {
                         business_id: string;
+                        /** @description false for a test key. */
+                        livemode: boolean;
                         /** @enum {boolean} */
                         ok: true;
                     };
@@ -1221,7 +1231,8 @@ export interface operations {
                      *           "period": 30,
                      *           "purpose": "login",
                      *           "last_verified_at": "2026-11-25T10:00:00.000Z",
-                     *           "backup_codes_left": 9
+                     *           "backup_codes_left": 9,
+                     *           "livemode": true
                      *         }
                      *       ],
                      *       "has_more": false
@@ -1241,6 +1252,8 @@ export interface operations {
                              * @description The last accepted check, or null.
                              */
                             last_verified_at: string | null;
+                            /** @description false when made with a test key (sk_test_…): free, and seen only by test keys; true for live. */
+                            livemode: boolean;
                             period: number;
                             purpose: string | null;
                             user_id: string;
@@ -1474,7 +1487,8 @@ export interface operations {
                      *       "period": 30,
                      *       "purpose": "login",
                      *       "last_verified_at": "2026-11-25T10:00:00.000Z",
-                     *       "backup_codes_left": 9
+                     *       "backup_codes_left": 9,
+                     *       "livemode": true
                      *     }
                      */
                     "application/json": {
@@ -1489,6 +1503,8 @@ export interface operations {
                          * @description The last accepted check, or null.
                          */
                         last_verified_at: string | null;
+                        /** @description false when made with a test key (sk_test_…): free, and seen only by test keys; true for live. */
+                        livemode: boolean;
                         period: number;
                         purpose: string | null;
                         user_id: string;
@@ -2075,7 +2091,8 @@ export interface operations {
                      *           "verified": true,
                      *           "purpose": "login",
                      *           "cost": "0.10",
-                     *           "created_at": "2026-11-25T10:00:00.000Z"
+                     *           "created_at": "2026-11-25T10:00:00.000Z",
+                     *           "livemode": true
                      *         }
                      *       ],
                      *       "has_more": true
@@ -2084,10 +2101,12 @@ export interface operations {
                     "application/json": {
                         /** @description Newest first. */
                         data: {
-                            /** @description Rupees charged, e.g. "0.10". */
+                            /** @description Rupees charged, e.g. "0.10" ("0.00" in test mode). */
                             cost: string;
                             /** Format: date-time */
                             created_at: string;
+                            /** @description false when made with a test key (sk_test_…): free, and seen only by test keys; true for live. */
+                            livemode: boolean;
                             /** @enum {string} */
                             method: "totp" | "backup";
                             /** @enum {string} */
@@ -2330,14 +2349,17 @@ export interface operations {
                      *       "verified": true,
                      *       "purpose": "login",
                      *       "cost": "0.10",
-                     *       "created_at": "2026-11-25T10:00:00.000Z"
+                     *       "created_at": "2026-11-25T10:00:00.000Z",
+                     *       "livemode": true
                      *     }
                      */
                     "application/json": {
-                        /** @description Rupees charged, e.g. "0.10". */
+                        /** @description Rupees charged, e.g. "0.10" ("0.00" in test mode). */
                         cost: string;
                         /** Format: date-time */
                         created_at: string;
+                        /** @description false when made with a test key (sk_test_…): free, and seen only by test keys; true for live. */
+                        livemode: boolean;
                         /** @enum {string} */
                         method: "totp" | "backup";
                         /** @enum {string} */
@@ -2646,15 +2668,18 @@ export interface operations {
                      *       "request_id": "4f0c9f5e-2b1a-4c3d-9e8f-7a6b5c4d3e2f",
                      *       "timestamp": "2026-11-25T10:00:00.000Z",
                      *       "cost": "0.10",
-                     *       "balance": "120.40"
+                     *       "balance": "120.40",
+                     *       "livemode": true
                      *     }
                      */
                     "application/json": {
                         backup_codes_left?: number;
-                        /** @description Rupees left after this check. */
+                        /** @description Rupees left after this check (unchanged by a test check). */
                         balance: string;
-                        /** @description Rupees charged, e.g. "0.10". */
+                        /** @description Rupees charged, e.g. "0.10" ("0.00" in test mode). */
                         cost: string;
+                        /** @description false when made with a test key (sk_test_…): free, and seen only by test keys; true for live. */
+                        livemode: boolean;
                         request_id: string;
                         /** @enum {string} */
                         status: "verified" | "invalid_code" | "expired" | "replayed";
@@ -3026,7 +3051,8 @@ export interface operations {
                      *           "disabled_reason": null,
                      *           "disabled_at": null,
                      *           "created_at": "2026-11-25T10:00:00.000Z",
-                     *           "last_triggered_at": "2026-11-25T10:05:00.000Z"
+                     *           "last_triggered_at": "2026-11-25T10:05:00.000Z",
+                     *           "livemode": true
                      *         }
                      *       ],
                      *       "has_more": false
@@ -3054,6 +3080,8 @@ export interface operations {
                              * @description The last delivery attempt to it, or null.
                              */
                             last_triggered_at: string | null;
+                            /** @description false: a test endpoint (made with a test key), sent only test events; true: live. */
+                            livemode: boolean;
                             url: string;
                         }[];
                         /** @description More follow: ask again with starting_after set to the last id. */
@@ -3323,6 +3351,7 @@ export interface operations {
                      *       "disabled_at": null,
                      *       "created_at": "2026-11-25T10:00:00.000Z",
                      *       "last_triggered_at": null,
+                     *       "livemode": true,
                      *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
                      *     }
                      */
@@ -3346,6 +3375,8 @@ export interface operations {
                          * @description The last delivery attempt to it, or null.
                          */
                         last_triggered_at: string | null;
+                        /** @description false: a test endpoint (made with a test key), sent only test events; true: live. */
+                        livemode: boolean;
                         /**
                          * @description The whsec_… signing secret (Standard Webhooks). Shown only in this answer; Sixdigit stores it encrypted and never returns it again.
                          * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
@@ -3648,7 +3679,8 @@ export interface operations {
                      *       "disabled_reason": null,
                      *       "disabled_at": null,
                      *       "created_at": "2026-11-25T10:00:00.000Z",
-                     *       "last_triggered_at": "2026-11-25T10:05:00.000Z"
+                     *       "last_triggered_at": "2026-11-25T10:05:00.000Z",
+                     *       "livemode": true
                      *     }
                      */
                     "application/json": {
@@ -3671,6 +3703,8 @@ export interface operations {
                          * @description The last delivery attempt to it, or null.
                          */
                         last_triggered_at: string | null;
+                        /** @description false: a test endpoint (made with a test key), sent only test events; true: live. */
+                        livemode: boolean;
                         url: string;
                     };
                 };
@@ -4274,7 +4308,8 @@ export interface operations {
                      *       "disabled_reason": null,
                      *       "disabled_at": null,
                      *       "created_at": "2026-11-25T10:00:00.000Z",
-                     *       "last_triggered_at": "2026-11-25T10:05:00.000Z"
+                     *       "last_triggered_at": "2026-11-25T10:05:00.000Z",
+                     *       "livemode": true
                      *     }
                      */
                     "application/json": {
@@ -4297,6 +4332,8 @@ export interface operations {
                          * @description The last delivery attempt to it, or null.
                          */
                         last_triggered_at: string | null;
+                        /** @description false: a test endpoint (made with a test key), sent only test events; true: live. */
+                        livemode: boolean;
                         url: string;
                     };
                 };
@@ -5316,8 +5353,8 @@ export interface operations {
                      * @enum {string}
                      */
                     event: "credit.depleted";
-                    /** @enum {boolean} */
-                    livemode: true;
+                    /** @description false for the events of a test key (sent only to test endpoints); true for live. */
+                    livemode: boolean;
                     /**
                      * Format: date-time
                      * @description When the change happened: order deliveries by it (they can arrive out of order).
@@ -5402,8 +5439,8 @@ export interface operations {
                      * @enum {string}
                      */
                     event: "credit.low";
-                    /** @enum {boolean} */
-                    livemode: true;
+                    /** @description false for the events of a test key (sent only to test endpoints); true for live. */
+                    livemode: boolean;
                     /**
                      * Format: date-time
                      * @description When the change happened: order deliveries by it (they can arrive out of order).
@@ -5477,8 +5514,8 @@ export interface operations {
                      * @enum {string}
                      */
                     event: "test.ping";
-                    /** @enum {boolean} */
-                    livemode: true;
+                    /** @description false for the events of a test key (sent only to test endpoints); true for live. */
+                    livemode: boolean;
                     /**
                      * Format: date-time
                      * @description When the change happened: order deliveries by it (they can arrive out of order).
@@ -5560,8 +5597,8 @@ export interface operations {
                      * @enum {string}
                      */
                     event: "verification.failed";
-                    /** @enum {boolean} */
-                    livemode: true;
+                    /** @description false for the events of a test key (sent only to test endpoints); true for live. */
+                    livemode: boolean;
                     /**
                      * Format: date-time
                      * @description When the change happened: order deliveries by it (they can arrive out of order).
@@ -5643,8 +5680,8 @@ export interface operations {
                      * @enum {string}
                      */
                     event: "verification.success";
-                    /** @enum {boolean} */
-                    livemode: true;
+                    /** @description false for the events of a test key (sent only to test endpoints); true for live. */
+                    livemode: boolean;
                     /**
                      * Format: date-time
                      * @description When the change happened: order deliveries by it (they can arrive out of order).
