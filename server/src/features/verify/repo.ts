@@ -167,19 +167,6 @@ export async function debitBalance(trx: QueryTarget, businessId: string, amountP
   return row ? toDebited(row) : null;
 }
 
-const advanceStep = preparedQuery((db, enrolmentId: string, step: number, now: Date) =>
-  db
-    .updateTable('enrolment')
-    .set({ last_used_step: step, updated_at: now })
-    .where('id', '=', enrolmentId)
-    .where((eb) => eb.or([eb('last_used_step', 'is', null), eb('last_used_step', '<', step)])),
-);
-
-/** RFC 6238 §5.2: accept a step only if it is later than the last accepted one (atomic). */
-export async function advanceLastUsedStep(trx: QueryTarget, enrolmentId: string, step: number, now: Date): Promise<boolean> {
-  return Number((await advanceStep(trx, enrolmentId, step, now)).numAffectedRows ?? 0) > 0;
-}
-
 /** Marks an unused backup code used; false when there is no such unused code. */
 export async function consumeBackupCode(trx: Executor, enrolmentId: string, codeHash: string, now: Date): Promise<boolean> {
   const code = await trx
@@ -287,31 +274,6 @@ export async function listVerificationsBetween(db: Executor, businessId: string,
   return rows.map(toVerification);
 }
 
-const selectRecentChecks = preparedQuery((db, businessId: string, externalUserId: string, since: Date, limit: number) =>
-  db
-    .selectFrom('totp_verification')
-    .select(['status', 'created_at'])
-    .where('business_id', '=', businessId)
-    .where('external_user_id', '=', externalUserId)
-    .where('created_at', '>=', since)
-    // A replayed code is the right code sent again (a double submit), not a guess.
-    .where('status', '!=', 'replayed')
-    .orderBy('created_at', 'desc')
-    .limit(limit),
-);
-
-/** The latest checks of one enrolled user inside the throttle window, newest first, replays left out. */
-export async function recentChecksForUser(
-  db: QueryTarget,
-  businessId: string,
-  externalUserId: string,
-  since: Date,
-  limit: number,
-): Promise<Array<{ status: VerificationStatus; createdAt: Date }>> {
-  const { rows } = await selectRecentChecks(db, businessId, externalUserId, since, limit);
-  return rows.map((r) => ({ status: r.status, createdAt: toDate(r.created_at) }));
-}
-
 // --- idempotency ----------------------------------------------------------------------------
 
 export interface IdempotencyRecord {
@@ -387,8 +349,8 @@ async function sqliteRows<Row>(tx: CheckTx, text: string, parameters: unknown[])
 const SQLITE_ENROLMENTS = `select ${ENROLMENT_COLUMNS} from json_each(?) as u
   join enrolment as e on e.business_id = u.value ->> 0 and e.external_user_id = u.value ->> 1`;
 
-// Per user (the index of the JSON array), the newest `limit` checks inside the window: the
-// same rows, in the same order, as selectRecentChecks for each user.
+// Per user (the index of the JSON array), the newest `limit` checks inside the window, newest
+// first; a replayed code is the right code sent again (a double submit), not a guess.
 const SQLITE_RECENT_CHECKS = `select k, status, created_at from (
     select u.key as k, v.status, v.created_at, row_number() over (partition by u.key order by v.created_at desc) as n
     from json_each(?) as u
@@ -500,7 +462,10 @@ export async function debitBalances(tx: CheckTx, amounts: Map<string, number>, n
   return debited;
 }
 
-/** advanceLastUsedStep for many enrolments; returns the ids whose step did advance. */
+/**
+ * RFC 6238 §5.2, the replay guard: each enrolment's last accepted step moves to the check's step
+ * only if that is later (atomic). Returns the ids whose step did advance.
+ */
 export async function advanceLastUsedSteps(tx: CheckTx, steps: Array<{ enrolmentId: string; step: number }>, now: Date): Promise<Set<string>> {
   const advanced = new Set<string>();
   if (steps.length === 0) return advanced;
