@@ -75,6 +75,8 @@ export interface ApiKeyTable {
   created_at: Timestamp;
   revoked_at: Timestamp | null;
   last_used_at: Timestamp | null;
+  /** false for test mode (sk_test_ keys): free, and kept apart from live data */
+  livemode: ColumnType<boolean | number, boolean | undefined, boolean>;
 }
 
 export type LedgerKind = 'top_up' | 'grant' | 'refund' | 'adjustment';
@@ -104,6 +106,8 @@ export interface EnrolmentTable {
   purpose: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** false for test mode (sk_test_ keys): free, and kept apart from live data */
+  livemode: ColumnType<boolean | number, boolean | undefined, boolean>;
 }
 
 export interface BackupCodeTable {
@@ -126,6 +130,8 @@ export interface VerificationTable {
   cost_paise: number;
   response_time_ms: number;
   created_at: Timestamp;
+  /** false for test mode (sk_test_ keys): free, and kept apart from live data */
+  livemode: ColumnType<boolean | number, boolean | undefined, boolean>;
 }
 
 export interface IdempotencyRecordTable {
@@ -136,6 +142,8 @@ export interface IdempotencyRecordTable {
   status_code: number;
   response_body: string;
   created_at: Timestamp;
+  /** false for test mode (sk_test_ keys): free, and kept apart from live data */
+  livemode: ColumnType<boolean | number, boolean | undefined, boolean>;
 }
 
 export interface WebhookTable {
@@ -143,6 +151,8 @@ export interface WebhookTable {
   business_id: string;
   url: string;
   events: Json;
+  /** the owner's note on what the endpoint is for (API: `description`) */
+  description: string | null;
   secret_enc: string;
   is_active: Bool;
   disabled_reason: string | null;
@@ -152,6 +162,8 @@ export interface WebhookTable {
   failing_since: Timestamp | null;
   /** when the server switched it off (410 Gone, a day of failures); null if on or switched off by the owner */
   disabled_at: Timestamp | null;
+  /** false for test mode (sk_test_ keys): free, and kept apart from live data */
+  livemode: ColumnType<boolean | number, boolean | undefined, boolean>;
 }
 
 export type DeliveryStatus = 'pending' | 'delivering' | 'succeeded' | 'exhausted' | 'cancelled';
@@ -437,6 +449,43 @@ export interface WebauthnChallengeTable {
   created_at: Timestamp;
 }
 
+export type MailStatus = 'pending' | 'sending' | 'sent' | 'failed' | 'suppressed';
+
+export interface MailOutboxTable {
+  id: string;
+  user_id: string | null;
+  to_address: string;
+  category: string;
+  template: string;
+  data: Json;
+  attachments: Json;
+  dedupe_key: string | null;
+  status: MailStatus;
+  attempt_count: number;
+  next_attempt_at: Timestamp;
+  locked_until: Timestamp | null;
+  last_error: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  sent_at: Timestamp | null;
+}
+
+export interface MailAttemptTable {
+  id: string;
+  mail_id: string;
+  attempt_number: number;
+  outcome: 'sent' | 'retry' | 'failed';
+  smtp_response: string | null;
+  created_at: Timestamp;
+}
+
+export interface MailPreferenceTable {
+  user_id: string;
+  category: string;
+  enabled: Bool;
+  updated_at: Timestamp;
+}
+
 export interface Database {
   user: UserTable;
   session: SessionTable;
@@ -472,6 +521,9 @@ export interface Database {
   contact_message: ContactMessageTable;
   passkey: PasskeyTable;
   webauthn_challenge: WebauthnChallengeTable;
+  mail_outbox: MailOutboxTable;
+  mail_attempt: MailAttemptTable;
+  mail_preference: MailPreferenceTable;
 }
 
 export type Dialect = 'sqlite' | 'postgres';
