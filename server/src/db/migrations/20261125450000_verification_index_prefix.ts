@@ -3,9 +3,10 @@ import type { Kysely } from 'kysely';
 // Frozen in time: no imports from app code.
 
 /**
- * verification_business_time_idx (business_id, created_at) is a prefix of
- * verification_business_time_id_idx (business_id, created_at, id): every query it served, the
- * longer one serves in the same order. Each recorded check paid for updating both.
+ * verification_business_time_idx (business_id, created_at) serves nothing that
+ * verification_business_mode_time_idx (business_id, livemode, created_at, id, from test mode)
+ * does not: every read of a business's checks by time names one mode. Each recorded check paid
+ * for updating both.
  */
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.dropIndex('verification_business_time_idx').execute();
