@@ -57,7 +57,7 @@ try {
     const rows = [];
     for (let i = start; i < Math.min(users, start + 500); i++) {
       const externalUserId = `path_${i}`;
-      rows.push({ id: newId('enr'), businessId: profile.id, externalUserId, secretEnc: ctx.secrets.encrypt(secret, encryptionContext(profile.id, externalUserId)), algorithm: 'SHA1' as const, digits: 6, period: 30, purpose: null });
+      rows.push({ id: newId('enr'), businessId: profile.id, externalUserId, secretEnc: ctx.secrets.encrypt(secret, encryptionContext(profile.id, externalUserId)), algorithm: 'SHA1' as const, digits: 6, period: 30, purpose: null, livemode: true });
     }
     await insertEnrolments(ctx.db, rows, new Date());
   }
@@ -69,7 +69,7 @@ try {
     const worker = async () => {
       while (next < end) {
         const i = next++;
-        const result = await verify(ctx, business, { user_id: `path_${i}`, totp_code: totp.generate() }, `req-${i}`, undefined, performance.now());
+        const result = await verify(ctx, business, true, { user_id: `path_${i}`, totp_code: totp.generate() }, `req-${i}`, undefined, performance.now());
         if (result.body.verified !== true) throw new Error(`check ${i} not verified: ${JSON.stringify(result.body)}`);
       }
     };
