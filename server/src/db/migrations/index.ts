@@ -17,6 +17,7 @@ import * as m20261125200000 from './20261125200000_passkeys_webauthn';
 import * as m20261125210000 from './20261125210000_vault_authenticator_vault';
 import * as m20261125300000 from './20261125300000_api_platform_lookups';
 import * as m20261125420000 from './20261125420000_mail_outbox';
+import * as m20261125420100 from './20261125420100_known_device';
 
 /** Every migration, by name; names sort in the order they run. Add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   '20261125210000_vault_authenticator_vault': m20261125210000,
   '20261125300000_api_platform_lookups': m20261125300000,
   '20261125420000_mail_outbox': m20261125420000,
+  '20261125420100_known_device': m20261125420100,
 };

@@ -113,7 +113,7 @@ export const TEMPLATES = {
       ]),
       p(
         d.signedIn
-          ? 'We answer on the contact page of your account, and we will e-mail you when the answer is there.'
+          ? 'Our answer will be on the contact page of your account, under this reference.'
           : 'We will e-mail our answer to this address. You can also read it on the contact page with the reference above.',
       ),
       button('Open the contact page', `${ctx.publicUrl}/contact`),

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { LOW_BALANCE_THRESHOLD_PAISE, PAISE_PER_VERIFICATION, getTopUpPack, paiseToDecimalString, verificationsForPaise } from '@common/pricing';
 import type { AppContext } from '../../context';
+import { queueBalanceMail } from '../mail/business-mail';
 import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import type { Business } from '../business/repo';
@@ -322,8 +323,13 @@ async function emitVerificationEvent(
   );
 }
 
-/** credit.low / credit.depleted when this debit is the one that crossed the line. */
-async function emitCreditEvents(trx: Parameters<typeof enqueueEvent>[0], businessId: string, refill: repo.Debited['autoRefill'], balanceAfter: number, now: Date): Promise<void> {
+/**
+ * credit.low / credit.depleted when this debit is the one that crossed the line: the webhook event
+ * (when the business has endpoints) and the owner's e-mail, both in the check's transaction. Costs
+ * nothing but arithmetic on every other check.
+ */
+async function emitCreditEvents(trx: Parameters<typeof enqueueEvent>[0], businessId: string, paid: repo.Debited, balanceAfter: number, now: Date): Promise<void> {
+  const refill = paid.autoRefill;
   const before = balanceAfter + PAISE_PER_VERIFICATION;
   // With auto-refill on, its threshold is when the business wants the reminder.
   const lowLine = refill.enabled && refill.thresholdPaise !== null ? refill.thresholdPaise : LOW_BALANCE_THRESHOLD_PAISE;
@@ -334,13 +340,17 @@ async function emitCreditEvents(trx: Parameters<typeof enqueueEvent>[0], busines
   };
   if (before >= lowLine && balanceAfter < lowLine) {
     const pack = refill.packId ? getTopUpPack(refill.packId) : undefined;
-    await enqueueEvent(trx, businessId, 'credit.low', {
-      ...credit,
-      auto_refill: { enabled: refill.enabled, pack_id: pack?.id ?? null, pack_amount: pack ? paiseToDecimalString(pack.amountPaise) : null },
-    }, now);
+    if (paid.hasWebhooks) {
+      await enqueueEvent(trx, businessId, 'credit.low', {
+        ...credit,
+        auto_refill: { enabled: refill.enabled, pack_id: pack?.id ?? null, pack_amount: pack ? paiseToDecimalString(pack.amountPaise) : null },
+      }, now);
+    }
+    await queueBalanceMail(trx, businessId, 'balance_low', { balancePaise: balanceAfter, thresholdPaise: lowLine }, now);
   }
   if (before >= PAISE_PER_VERIFICATION && balanceAfter < PAISE_PER_VERIFICATION) {
-    await enqueueEvent(trx, businessId, 'credit.depleted', credit, now);
+    if (paid.hasWebhooks) await enqueueEvent(trx, businessId, 'credit.depleted', credit, now);
+    await queueBalanceMail(trx, businessId, 'balance_depleted', {}, now);
   }
 }
 
@@ -507,10 +517,8 @@ async function recordGroup(ctx: AppContext, tx: repo.CheckTx, items: PendingChec
     const balance = balances.get(v.businessId)! - PAISE_PER_VERIFICATION;
     balances.set(v.businessId, balance);
     const paid = debited.get(v.businessId)!;
-    if (paid.hasWebhooks) {
-      await emitVerificationEvent(tx.kysely, v.businessId, v, now);
-      await emitCreditEvents(tx.kysely, v.businessId, paid.autoRefill, balance, now);
-    }
+    if (paid.hasWebhooks) await emitVerificationEvent(tx.kysely, v.businessId, v, now);
+    await emitCreditEvents(tx.kysely, v.businessId, paid, balance, now);
     const d = decided[k]!;
     outcomes[d.index] = {
       statusCode: 200,
