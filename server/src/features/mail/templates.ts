@@ -187,7 +187,7 @@ export const TEMPLATES = {
         ['Address', d.ipAddress ?? 'unknown'],
       ]),
       note('If this was you, there is nothing to do. If not, sign out that device on the account page and check your sign-in provider.'),
-      button('See signed-in devices', `${ctx.publicUrl}/account`),
+      button('See signed-in devices', `${ctx.publicUrl}/totp`),
     ],
   })),
 } as const;
