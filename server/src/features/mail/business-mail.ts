@@ -24,7 +24,7 @@ export async function queueBalanceMail(
   const business = await repo.businessForMail(trx, businessId);
   if (!business) return;
   if (template === 'balance_low') {
-    if (await repo.mailedSince(trx, `balance_low:${businessId}:`, new Date(now.getTime() - DAY_MS))) return;
+    if (await repo.mailedSince(trx, business.ownerUserId, `balance_low:${businessId}:`, new Date(now.getTime() - DAY_MS))) return;
     await queueMail(trx, {
       to: { userId: business.ownerUserId },
       template,

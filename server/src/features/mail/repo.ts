@@ -170,11 +170,12 @@ export async function businessForMail(db: Executor, businessId: string): Promise
   return row && { ownerUserId: row.owner_user_id, companyName: row.company_name };
 }
 
-/** Whether a mail whose dedupe key starts with `keyPrefix` was queued after `since`. */
-export async function mailedSince(db: Executor, keyPrefix: string, since: Date): Promise<boolean> {
+/** Whether a mail to `userId` whose dedupe key starts with `keyPrefix` was queued after `since` (the user index keeps it quick). */
+export async function mailedSince(db: Executor, userId: string, keyPrefix: string, since: Date): Promise<boolean> {
   const row = await db
     .selectFrom('mail_outbox')
     .select('id')
+    .where('user_id', '=', userId)
     // substr, not LIKE: ids hold `_`, a LIKE wildcard, and the engines escape it differently
     .where(sql<string>`substr(dedupe_key, 1, ${sql.lit(keyPrefix.length)})`, '=', keyPrefix)
     .where('created_at', '>', since)
