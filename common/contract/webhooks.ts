@@ -1,11 +1,14 @@
 /** Webhook management for the business dashboard (/api/webhooks*, session cookie). */
 import { z } from 'zod';
-import { isoDateTime } from './shared';
+import { API_MODES } from './business';
+import { isoDateTime, storableText } from './shared';
 
 export const Webhook = z.object({
   id: z.string(),
   url: z.string(),
   events: z.array(z.string()),
+  /** the owner's note on what the endpoint is for; set in the dashboard or through the public API */
+  description: z.string().nullable(),
   isActive: z.boolean(),
   /** why the server switched it off (e.g. the endpoint answered 410 Gone), if it did */
   disabledReason: z.string().nullable(),
@@ -13,6 +16,8 @@ export const Webhook = z.object({
   disabledAt: isoDateTime.nullable(),
   createdAt: isoDateTime,
   lastTriggered: isoDateTime.nullable(),
+  /** false: a test endpoint, sent only the events of the test key (sk_test_…) */
+  livemode: z.boolean(),
 });
 export type Webhook = z.infer<typeof Webhook>;
 
@@ -21,6 +26,10 @@ export const CreateWebhookBody = z.object({
   url: z.string().max(2048).default(''),
   events: z.array(z.string().max(40)).max(10).default([]),
   secret: z.string().max(200).optional(),
+  /** the owner's note on what the endpoint is for (the API's `description`; blank clears) */
+  description: storableText().max(500).optional(),
+  /** false makes a test endpoint (the dashboard's Test switch); live by default */
+  livemode: z.boolean().default(true),
 });
 /** What the web sends (before the defaults above are applied). */
 export type CreateWebhookInput = z.input<typeof CreateWebhookBody>;
@@ -45,7 +54,7 @@ export const ResendResponse = z.object({
 });
 export type ResendResponse = z.infer<typeof ResendResponse>;
 
-export const WebhookLogsQuery = z.object({ limit: z.coerce.number().int().min(1).max(500).optional() });
+export const WebhookLogsQuery = z.object({ limit: z.coerce.number().int().min(1).max(500).optional(), mode: z.enum(API_MODES).default('live') });
 
 export const WebhookLogEntry = z.object({
   id: z.string(),

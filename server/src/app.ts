@@ -32,6 +32,7 @@ import { installMetrics } from './features/metrics/routes';
 import { passkeyRoutes } from './features/passkeys/routes';
 import { paymentMethodsRoutes } from './features/payments/methods-routes';
 import { paymentRoutes, razorpayWebhookRoutes } from './features/payments/routes';
+import { autoRefillRoutes } from './features/autorefill/routes';
 import { siteRoutes } from './features/site/routes';
 import { loadPageRenderer } from './features/site/prerender';
 import { pageHtml } from './features/site/service';
@@ -227,6 +228,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   await app.register(businessRoutes);
   await app.register(webhookRoutes);
   await app.register(paymentRoutes);
+  await app.register(autoRefillRoutes);
   await app.register(razorpayWebhookRoutes);
   await app.register(financialRoutes);
   await app.register(userTotpRoutes);

@@ -60,6 +60,9 @@ export interface BusinessTable {
   auto_refill_enabled: Bool;
   auto_refill_threshold_paise: number | null;
   auto_refill_pack_id: string | null;
+  /** why the server switched auto-refill off (a failed charge); cleared when the owner turns it on */
+  auto_refill_off_reason: ColumnType<string | null, string | null | undefined, string | null>;
+  auto_refill_off_at: ColumnType<Date | string | null, Date | string | null | undefined, Date | string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
   /** set while an administrator has suspended the business's API access */
@@ -75,6 +78,8 @@ export interface ApiKeyTable {
   created_at: Timestamp;
   revoked_at: Timestamp | null;
   last_used_at: Timestamp | null;
+  /** false for test mode (sk_test_ keys): free, and kept apart from live data */
+  livemode: ColumnType<boolean | number, boolean | undefined, boolean>;
 }
 
 export type LedgerKind = 'top_up' | 'grant' | 'refund' | 'adjustment';
@@ -104,6 +109,8 @@ export interface EnrolmentTable {
   purpose: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** false for test mode (sk_test_ keys): free, and kept apart from live data */
+  livemode: ColumnType<boolean | number, boolean | undefined, boolean>;
 }
 
 export interface BackupCodeTable {
@@ -126,6 +133,8 @@ export interface VerificationTable {
   cost_paise: number;
   response_time_ms: number;
   created_at: Timestamp;
+  /** false for test mode (sk_test_ keys): free, and kept apart from live data */
+  livemode: ColumnType<boolean | number, boolean | undefined, boolean>;
 }
 
 export interface IdempotencyRecordTable {
@@ -136,6 +145,8 @@ export interface IdempotencyRecordTable {
   status_code: number;
   response_body: string;
   created_at: Timestamp;
+  /** false for test mode (sk_test_ keys): free, and kept apart from live data */
+  livemode: ColumnType<boolean | number, boolean | undefined, boolean>;
 }
 
 export interface WebhookTable {
@@ -143,6 +154,8 @@ export interface WebhookTable {
   business_id: string;
   url: string;
   events: Json;
+  /** the owner's note on what the endpoint is for (API: `description`) */
+  description: string | null;
   secret_enc: string;
   is_active: Bool;
   disabled_reason: string | null;
@@ -152,6 +165,8 @@ export interface WebhookTable {
   failing_since: Timestamp | null;
   /** when the server switched it off (410 Gone, a day of failures); null if on or switched off by the owner */
   disabled_at: Timestamp | null;
+  /** false for test mode (sk_test_ keys): free, and kept apart from live data */
+  livemode: ColumnType<boolean | number, boolean | undefined, boolean>;
 }
 
 export type DeliveryStatus = 'pending' | 'delivering' | 'succeeded' | 'exhausted' | 'cancelled';
@@ -306,6 +321,41 @@ export interface RazorpayOrderTable {
   created_by_user_id: string | null;
   created_at: Timestamp;
   paid_at: Timestamp | null;
+  updated_at: Timestamp;
+}
+
+export type AutoRefillStatus = 'due' | 'charging' | 'open' | 'credited' | 'failed' | 'expired';
+
+export interface AutoRefillTable {
+  id: string;
+  business_id: string;
+  mode: 'razorpay' | 'bank' | null;
+  status: AutoRefillStatus;
+  pack_id: string;
+  amount_paise: number;
+  balance_at_crossing_paise: number;
+  threshold_paise: number;
+  order_id: string | null;
+  payment_id: string | null;
+  reference_id: string | null;
+  failure_reason: string | null;
+  attempts: ColumnType<number, number | undefined, number>;
+  next_attempt_at: Timestamp;
+  locked_until: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface AutoRefillMandateTable {
+  business_id: string;
+  customer_id: string;
+  token_id: string | null;
+  method: 'card' | 'upi';
+  status: 'pending' | 'active' | 'revoked';
+  auth_order_id: string;
+  max_amount_paise: number;
+  label: string | null;
+  created_at: Timestamp;
   updated_at: Timestamp;
 }
 
@@ -505,6 +555,8 @@ export interface Database {
   payment_reference: PaymentReferenceTable;
   payment_request: PaymentRequestTable;
   razorpay_order: RazorpayOrderTable;
+  auto_refill: AutoRefillTable;
+  auto_refill_mandate: AutoRefillMandateTable;
   notification: NotificationTable;
   admin_mfa: AdminMfaTable;
   admin_mfa_recovery_code: AdminMfaRecoveryCodeTable;

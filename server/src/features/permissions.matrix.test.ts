@@ -118,6 +118,10 @@ const MATRIX: Record<string, Row> = {
   'POST /api/business/notifications/:id/read': ownBusiness(404),
   'POST /api/business/create-order': session(501), // card checkout is off in tests: "Coming Soon" before any other check
   'POST /api/business/verify-payment': session(400), // {} is not a checkout result
+  // auto-refill's card/UPI mandate: Razorpay is off in tests (501); never while impersonating (a payment setting)
+  'POST /api/business/auto-refill/mandate': session(501, { admin_impersonating: 403 }),
+  'POST /api/business/auto-refill/mandate/confirm': session(400, { admin_impersonating: 403 }), // {} is not a checkout result
+  'DELETE /api/business/auto-refill/mandate': session(501, { admin_impersonating: 403 }),
   'POST /api/payments/razorpay/webhook': NO_RAZORPAY,
 
   // the financial desk
@@ -188,6 +192,14 @@ const MATRIX: Record<string, Row> = {
   ...v1('GET /api/v1/users/:user_id', apiKey(404)),
   ...v1('GET /api/v1/verifications', apiKey(200)),
   ...v1('GET /api/v1/verifications/:verification_id', apiKey(404)),
+  // webhook endpoints: another business's key gets its own (empty) list and 404 for the victim's endpoint
+  ...v1('GET /api/v1/webhook_endpoints', apiKey(200)),
+  ...v1('POST /api/v1/webhook_endpoints', apiKey(400)), // {} names no url or events
+  ...v1('GET /api/v1/webhook_endpoints/:id', apiKey(404)),
+  ...v1('PATCH /api/v1/webhook_endpoints/:id', apiKey(404)),
+  ...v1('DELETE /api/v1/webhook_endpoints/:id', apiKey(404)),
+  ...v1('POST /api/v1/webhook_endpoints/:id/test', apiKey(404)),
+  ...v1('GET /api/v1/webhook_endpoints/:id/deliveries', apiKey(404)),
   'GET /api/v1/openapi.json': everyone(200),
 
   // the admin area, as its own matrix says
@@ -209,6 +221,7 @@ const VICTIM_USER = 'victim-user-1';
 const PAYLOADS: Record<string, object> = {
   'POST /api/business/payment-requests': { paymentReference: 'SDPAYMATRIX1', utr: 'UTRMATRIX1234', amount: 5000 },
   'POST /api/business/create-order': { amount: 5000 },
+  'POST /api/business/auto-refill/mandate': { method: 'card', packId: 'basic', thresholdRupees: 500 },
   // Another business's key asking about the victim's enrolled user: unknown to it, never charged.
   'POST /api/v1/verify': { user_id: VICTIM_USER, totp_code: '123456' },
   'POST /v1/verify': { user_id: VICTIM_USER, totp_code: '123456' },
@@ -317,6 +330,7 @@ describeEachDialect('permission matrix: every route × every caller', (dialect) 
   function urlFor(path: string): string {
     return path
       .replace(/^\/api\/webhooks\/:id/, `/api/webhooks/${victim.webhookId}`)
+      .replace(/^((\/api)?\/v1\/webhook_endpoints)\/:id/, `$1/${victim.webhookId}`)
       .replace(/^\/api\/business\/notifications\/:id/, `/api/business/notifications/${victim.notificationId}`)
       .replace(':user_id', victim.enrolledUserId)
       .replace(':verification_id', victim.verificationId)

@@ -14,7 +14,11 @@ export function makeProfile(overrides: Partial<BusinessProfile> = {}): BusinessP
     apiKeyPrefix: 'sk_live_AbCd',
     apiKeyCreatedAt: '2025-03-01T10:00:00.000Z',
     apiKeyLastUsedAt: null,
-    autoRefill: { enabled: false, thresholdPaise: null, packId: null },
+    testApiKeyPrefix: 'sk_test_WxYz',
+    testApiKeyCreatedAt: '2025-03-01T10:00:00.000Z',
+    testApiKeyLastUsedAt: null,
+    testRateLimitPerMinute: 100,
+    autoRefill: { enabled: false, thresholdPaise: null, packId: null, mode: 'bank', offReason: null, offAt: null, mandate: null, lastRefill: null },
     createdAt: '2025-03-01T10:00:00.000Z',
     ...overrides,
   };

@@ -16,8 +16,11 @@ import * as m20261125100200 from './20261125100200_second_factor_account_totp';
 import * as m20261125200000 from './20261125200000_passkeys_webauthn';
 import * as m20261125210000 from './20261125210000_vault_authenticator_vault';
 import * as m20261125300000 from './20261125300000_api_platform_lookups';
+import * as m20261125410000 from './20261125410000_webhook_endpoint_api';
 import * as m20261125420000 from './20261125420000_mail_outbox';
-import * as m20261125420100 from './20261125420100_known_device';
+import * as m20261125421000 from './20261125421000_test_mode';
+import * as m20261125422000 from './20261125422000_known_device';
+import * as m20261125440000 from './20261125440000_auto_refill';
 
 /** Every migration, by name; names sort in the order they run. Add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -38,6 +41,9 @@ export const migrations: Record<string, Migration> = {
   '20261125200000_passkeys_webauthn': m20261125200000,
   '20261125210000_vault_authenticator_vault': m20261125210000,
   '20261125300000_api_platform_lookups': m20261125300000,
+  '20261125410000_webhook_endpoint_api': m20261125410000,
   '20261125420000_mail_outbox': m20261125420000,
-  '20261125420100_known_device': m20261125420100,
+  '20261125421000_test_mode': m20261125421000,
+  '20261125422000_known_device': m20261125422000,
+  '20261125440000_auto_refill': m20261125440000,
 };

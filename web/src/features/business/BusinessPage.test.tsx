@@ -18,9 +18,11 @@ vi.mock('qrcode', () => ({ default: { toDataURL: vi.fn(async () => 'data:image/p
 
 const FULL_KEY = 'sk_live_AbCdEfGhIjKlMnOpQrStUvWxYz012345';
 const NEW_KEY = 'sk_live_ZyXwVuTsRqPoNmLkJiHgFeDcBa987654';
+const TEST_KEY = 'sk_test_WxYzAbCdEfGhIjKlMnOpQrStUv012345';
+const NEW_TEST_KEY = 'sk_test_QqQqAbCdEfGhIjKlMnOpQrStUv999999';
 
 
-function makeDashboard(): BusinessDashboard {
+function makeDashboard(mode: 'live' | 'test' = 'live'): BusinessDashboard {
   const daily = Array.from({ length: 30 }, (_, i) => {
     const date = new Date(Date.UTC(2025, 2, 1 + i)).toISOString().slice(0, 10);
     const verified = i === 29 ? 21 : i % 3;
@@ -55,6 +57,7 @@ function makeDashboard(): BusinessDashboard {
         cost: '0.10',
       },
     ],
+    mode,
   };
 }
 
@@ -130,14 +133,14 @@ describe('set-up (no business yet)', () => {
     expect(calls(fetchMock, 'GET', '/api/business/dashboard')).toHaveLength(0);
   });
 
-  it('creates the business and shows the full API key once, outside the query cache', async () => {
+  it('creates the business and shows the full live and test keys once, outside the query cache', async () => {
     const user = userEvent.setup({ writeToClipboard: true });
     let created = false;
     const fetchMock = serve({
       'GET /api/business/profile': () => (created ? jsonResponse(200, makeProfile()) : notFound()),
       'POST /api/business/create': () => {
         created = true;
-        return jsonResponse(201, { ...makeProfile(), apiKey: FULL_KEY });
+        return jsonResponse(201, { ...makeProfile(), apiKey: FULL_KEY, testApiKey: TEST_KEY });
       },
       'GET /api/business/dashboard': () => jsonResponse(200, makeDashboard()),
       'GET /api/business/ledger': () => jsonResponse(200, []),
@@ -150,20 +153,25 @@ describe('set-up (no business yet)', () => {
     expect(JSON.parse(String(calls(fetchMock, 'POST', '/api/business/create')[0]![1]!.body))).toEqual({ companyName: 'Acme Payments' });
     expect(within(toastRegion()).getByText('Business Account Created')).toBeInTheDocument();
 
-    const panel = screen.getByRole('region', { name: 'Your API key' });
+    const panel = screen.getByRole('region', { name: 'Your API keys' });
     expect(within(panel).getByText(FULL_KEY)).toBeInTheDocument();
+    expect(within(panel).getByText(TEST_KEY)).toBeInTheDocument();
     expect(within(panel).getByText(/won.t be shown again/)).toBeInTheDocument();
     expect(JSON.stringify(client.getQueryData(['/api/business/profile']))).not.toContain(FULL_KEY);
+    expect(JSON.stringify(client.getQueryData(['/api/business/profile']))).not.toContain(TEST_KEY);
+    await user.click(within(panel).getByRole('button', { name: 'Copy test API key' }));
+    expect(await navigator.clipboard.readText()).toBe(TEST_KEY);
 
     await user.click(within(panel).getByRole('button', { name: 'Copy API key' }));
     expect(await navigator.clipboard.readText()).toBe(FULL_KEY);
     expect(await within(toastRegion()).findByText('API Key Copied')).toBeInTheDocument();
     expect(within(panel).getByRole('button', { name: 'Copy API key: copied' })).toHaveTextContent('Copied');
 
-    await user.click(within(panel).getByRole('button', { name: /I.ve saved it/ }));
+    await user.click(within(panel).getByRole('button', { name: /I.ve saved them/ }));
     expect(screen.queryByText(FULL_KEY)).not.toBeInTheDocument();
     expect(screen.getByTestId('api-key-prefix')).toHaveTextContent('sk_live_AbCd••••');
     expect(document.body.textContent).not.toContain(FULL_KEY);
+    expect(document.body.textContent).not.toContain(TEST_KEY);
   });
 
   it('says "Creation Failed" when the server refuses', async () => {
@@ -271,7 +279,7 @@ describe('dashboard', () => {
   });
 
   it('reminds to top up below the auto-refill threshold, naming the chosen pack', async () => {
-    withBusiness(makeProfile({ autoRefill: { enabled: true, thresholdPaise: 50_000, packId: 'standard' } }));
+    withBusiness(makeProfile({ autoRefill: { ...makeProfile().autoRefill, enabled: true, thresholdPaise: 50_000, packId: 'standard' } }));
     renderApp('/business');
     const reminder = await screen.findByText('Time to top up');
     expect(reminder.closest('[role="status"]')).toHaveTextContent('below your auto-refill threshold of ₹500');
@@ -300,7 +308,7 @@ describe('quick actions', () => {
       'GET /api/business/profile': () => jsonResponse(200, profile),
       'POST /api/business/api-key/regenerate': () => {
         profile = { ...profile, apiKeyPrefix: 'sk_live_ZyXw' };
-        return jsonResponse(200, { apiKey: NEW_KEY, prefix: 'sk_live_ZyXw' });
+        return jsonResponse(200, { apiKey: NEW_KEY, prefix: 'sk_live_ZyXw', mode: 'live' });
       },
     });
     renderApp('/business');
@@ -327,6 +335,65 @@ describe('quick actions', () => {
     expect(calls(fetchMock, 'POST', '/api/business/api-key/regenerate')).toHaveLength(1);
     expect(within(toastRegion()).getByText('API Key Regenerated')).toBeInTheDocument();
     expect(screen.getByTestId('api-key-prefix')).toHaveTextContent('sk_live_ZyXw••••');
+    expect(String(calls(fetchMock, 'POST', '/api/business/api-key/regenerate')[0]![0])).toContain('mode=live');
+  });
+
+  it('the Live/Test switch shows the test key, test figures, test webhooks and a Test mode banner; regenerates the test key alone', async () => {
+    const user = userEvent.setup();
+    let profile = makeProfile();
+    const fetchMock = withBusiness(profile, {
+      'GET /api/business/profile': () => jsonResponse(200, profile),
+      'GET /api/business/dashboard': (_init, url) => jsonResponse(200, makeDashboard(url.searchParams.get('mode') === 'test' ? 'test' : 'live')),
+      'GET /api/webhooks': () => jsonResponse(200, []),
+      'GET /api/webhooks/logs': () => jsonResponse(200, []),
+      'POST /api/business/api-key/regenerate': (_init, url) => {
+        expect(url.searchParams.get('mode')).toBe('test');
+        profile = { ...profile, testApiKeyPrefix: 'sk_test_QqQq' };
+        return jsonResponse(200, { apiKey: NEW_TEST_KEY, prefix: 'sk_test_QqQq', mode: 'test' });
+      },
+    });
+    renderApp('/business');
+    expect(await screen.findByTestId('api-key-prefix')).toHaveTextContent('sk_live_AbCd••••');
+    expect(screen.queryByTestId('test-mode-banner')).not.toBeInTheDocument();
+    const dashboardUrls = () => calls(fetchMock, 'GET', '/api/business/dashboard').map(([u]) => String(u));
+    await waitFor(() => expect(dashboardUrls().some((u) => u.includes('mode=live'))).toBe(true));
+
+    const switches = screen.getAllByRole('radiogroup');
+    await user.click(within(switches[0]!).getByRole('radio', { name: 'Test' }));
+    expect(await screen.findByTestId('test-mode-banner')).toHaveTextContent('Test mode.');
+    // Both switches show the same choice.
+    for (const group of screen.getAllByRole('radiogroup')) expect(within(group).getByRole('radio', { name: 'Test' })).toHaveAttribute('aria-checked', 'true');
+    expect(screen.getByTestId('test-api-key-prefix')).toHaveTextContent('sk_test_WxYz••••');
+    expect(screen.queryByTestId('api-key-prefix')).not.toBeInTheDocument();
+    expect(screen.getByText('100 requests/minute')).toBeInTheDocument();
+    await waitFor(() => expect(dashboardUrls().some((u) => u.includes('mode=test'))).toBe(true));
+    await waitFor(() => expect(calls(fetchMock, 'GET', '/api/webhooks').some(([u]) => String(u).includes('mode=test'))).toBe(true));
+    expect(screen.getByRole('heading', { name: 'Test webhooks' })).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Regenerate test key' }));
+    const dialog = screen.getByRole('alertdialog', { name: 'Regenerate test key?' });
+    expect(dialog).toHaveTextContent('sk_test_WxYz••••');
+    expect(dialog).toHaveTextContent('Your live key is not affected.');
+    await user.click(within(dialog).getByRole('button', { name: 'Regenerate test key' }));
+    const panel = await screen.findByRole('region', { name: 'Your new test API key' });
+    expect(within(panel).getByText(NEW_TEST_KEY)).toBeInTheDocument();
+    expect(panel).toHaveTextContent('Your previous test key has stopped working.');
+    expect(await screen.findByTestId('test-api-key-prefix')).toHaveTextContent('sk_test_QqQq••••');
+
+    // Back to live: the banner goes, the live key is unchanged.
+    await user.click(within(screen.getByTestId('test-mode-banner')).getByRole('button', { name: 'View live data' }));
+    expect(screen.queryByTestId('test-mode-banner')).not.toBeInTheDocument();
+    expect(screen.getByTestId('api-key-prefix')).toHaveTextContent('sk_live_AbCd••••');
+  });
+
+  it('offers to create a test key when the business has none yet', async () => {
+    withBusiness(makeProfile({ testApiKeyPrefix: null, testApiKeyCreatedAt: null }), {
+      'GET /api/webhooks': () => jsonResponse(200, []),
+      'GET /api/webhooks/logs': () => jsonResponse(200, []),
+    });
+    renderApp('/business?mode=test');
+    expect(await screen.findByText('No test key yet.')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Create a test key' })).toBeInTheDocument();
   });
 
   it('says so when regeneration fails, keeping the old key', async () => {
@@ -373,14 +440,14 @@ describe('quick actions', () => {
 
   it('saves auto-refill settings to the server', async () => {
     const user = userEvent.setup();
-    const saved = makeProfile({ autoRefill: { enabled: true, thresholdPaise: 50_000, packId: 'premium' } });
+    const saved = makeProfile({ autoRefill: { ...makeProfile().autoRefill, enabled: true, thresholdPaise: 50_000, packId: 'premium' } });
     const fetchMock = withBusiness(makeProfile(), {
       'PUT /api/business/auto-refill': () => jsonResponse(200, saved),
     });
     renderApp('/business');
     await user.click(await screen.findByRole('button', { name: 'Auto-refill', description: 'Off' }));
     const dialog = screen.getByRole('dialog', { name: 'Auto-refill settings' });
-    expect(dialog).toHaveTextContent(/drive the low-credit reminder/);
+    expect(dialog).toHaveTextContent(/we issue a bank\/UPI top-up request for the chosen pack/);
     await user.click(within(dialog).getByLabelText(/Enable auto-refill/));
     const threshold = within(dialog).getByLabelText('Threshold (₹)');
     await user.clear(threshold);
@@ -400,7 +467,7 @@ describe('quick actions', () => {
     });
     expect(await within(toastRegion()).findByText('Auto-refill Saved')).toBeInTheDocument();
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Auto-refill' })).toHaveAccessibleDescription('On · below ₹500 → Premium pack');
+    expect(screen.getByRole('button', { name: 'Auto-refill' })).toHaveAccessibleDescription('On · bank/UPI request below ₹500 → Premium pack');
   });
 
   it('lists the catalogue packs in Add Credits and goes to the top-up page with the chosen pack', async () => {
@@ -462,6 +529,118 @@ describe('helpers', () => {
       expect(result.current.copied).toBeNull();
     } finally {
       vi.useRealTimers();
+    }
+  });
+});
+
+describe('the auto-refill card', () => {
+  const QR = 'data:image/png;base64,iVBORw0KGgo=';
+  const openRequest = {
+    id: 'arf_1',
+    status: 'open',
+    packId: 'standard',
+    amount: '10000.00',
+    failureReason: null,
+    createdAt: '2026-11-25T10:00:00.000Z',
+    updatedAt: '2026-11-25T10:00:00.000Z',
+    request: {
+      paymentReference: 'SXD-ABC123-XYZ98765',
+      verificationCode: 'K7P2QX',
+      amount: '10000.00',
+      upiUri: 'upi://pay?pa=pay@bank&tn=SXD-ABC123-XYZ98765',
+      qrCodeImageUrl: QR,
+      upiId: 'pay@bank',
+      merchantName: 'Sixdigit',
+      expiresAt: '2026-12-02T10:00:00.000Z',
+    },
+  };
+
+  it('without Razorpay: says it sends a bank/UPI request, shows the open one with its QR, and takes the UTR for it', async () => {
+    const user = userEvent.setup();
+    const profile = makeProfile({ autoRefill: { ...makeProfile().autoRefill, enabled: true, thresholdPaise: 50_000, packId: 'standard', lastRefill: openRequest } });
+    const fetchMock = withBusiness(profile, {
+      'POST /api/business/payment-requests': () => jsonResponse(201, { id: 'pmt_1' }),
+    });
+    renderApp('/business');
+    const card = await screen.findByRole('region', { name: 'Auto-refill' });
+    expect(card).toHaveTextContent('Sends you a bank/UPI top-up request');
+    expect(card).toHaveTextContent('Nothing is charged automatically');
+    const request = within(card).getByRole('region', { name: 'Top-up request to pay' });
+    expect(request).toHaveTextContent('Pay ₹10,000 quoting SXD-ABC123-XYZ98765');
+    expect(within(request).getByRole('img', { name: /UPI QR code: pay ₹10,000 to Sixdigit/ })).toHaveAttribute('src', QR);
+    await user.type(within(request).getByLabelText('Bank transaction ID (UTR)'), '412345678901');
+    await user.click(within(request).getByRole('button', { name: 'Submit payment for verification' }));
+    await waitFor(() => expect(calls(fetchMock, 'POST', '/api/business/payment-requests')).toHaveLength(1));
+    expect(JSON.parse(String(calls(fetchMock, 'POST', '/api/business/payment-requests')[0]![1]!.body))).toMatchObject({ paymentReference: 'SXD-ABC123-XYZ98765', utr: '412345678901', amount: '10000.00' });
+    expect(screen.getByRole('button', { name: 'Auto-refill' })).toHaveAccessibleDescription('On · bank/UPI request below ₹500 → Standard pack');
+  });
+
+  it('with Razorpay: says why the server switched it off after a failed charge', async () => {
+    const reason = 'Auto-refill could not charge ₹5,000 to your saved card: The token is not active.';
+    withBusiness(
+      makeProfile({
+        autoRefill: {
+          ...makeProfile().autoRefill,
+          mode: 'razorpay',
+          enabled: false,
+          thresholdPaise: 50_000,
+          packId: 'basic',
+          offReason: reason,
+          offAt: '2026-11-25T10:00:00.000Z',
+          mandate: { method: 'card', status: 'active', label: 'Visa •••• 1111', maxAmount: '20000.00' },
+          lastRefill: { ...openRequest, status: 'failed', packId: 'basic', amount: '5000.00', failureReason: reason, request: null },
+        },
+      }),
+    );
+    renderApp('/business');
+    const card = await screen.findByRole('region', { name: 'Auto-refill' });
+    expect(card).toHaveTextContent('Charges your saved card or UPI mandate');
+    expect(within(card).getByRole('alert')).toHaveTextContent(`Auto-refill was switched off. ${reason}`);
+    expect(card).toHaveTextContent('Visa •••• 1111');
+    expect(card).toHaveTextContent(/Last refill₹5,000 · failed/);
+    expect(screen.getByRole('button', { name: 'Auto-refill' })).toHaveAccessibleDescription('Off · the last charge failed');
+  });
+
+  it('with Razorpay: saves a card mandate through the recurring checkout (customer_id, recurring: 1), then confirms it', async () => {
+    const user = userEvent.setup();
+    const before = makeProfile({ autoRefill: { ...makeProfile().autoRefill, mode: 'razorpay' } });
+    const after = makeProfile({
+      autoRefill: { ...before.autoRefill, enabled: true, thresholdPaise: 100_000, packId: 'basic', mandate: { method: 'card', status: 'active', label: 'Visa •••• 1111', maxAmount: '20000.00' } },
+    });
+    const order = { orderId: 'order_Auth123', customerId: 'cust_Owner123', amount: 500_000, currency: 'INR', keyId: 'rzp_test_key', method: 'card', packId: 'basic', description: 'Basic pack' };
+    const fetchMock = withBusiness(before, {
+      'POST /api/business/auto-refill/mandate': () => jsonResponse(200, order),
+      'POST /api/business/auto-refill/mandate/confirm': () => jsonResponse(200, after),
+    });
+    let options: { customer_id?: string; recurring?: string; order_id: string; handler: (r: unknown) => void } | undefined;
+    vi.stubGlobal(
+      'Razorpay',
+      class {
+        constructor(o: typeof options) {
+          options = o;
+        }
+        on() {}
+        open() {
+          options!.handler({ razorpay_order_id: 'order_Auth123', razorpay_payment_id: 'pay_Auth123', razorpay_signature: 'a'.repeat(64) });
+        }
+      },
+    );
+    try {
+      renderApp('/business');
+      await user.click(await screen.findByRole('button', { name: 'Auto-refill', description: 'Off' }));
+      const dialog = screen.getByRole('dialog', { name: 'Auto-refill settings' });
+      expect(dialog).toHaveTextContent('we charge your saved card once for the chosen pack through Razorpay');
+      const threshold = within(dialog).getByLabelText('Threshold (₹)');
+      await user.clear(threshold);
+      await user.type(threshold, '1000');
+      await user.click(within(dialog).getByRole('button', { name: 'Save card and pay ₹5,000' }));
+      await waitFor(() => expect(calls(fetchMock, 'POST', '/api/business/auto-refill/mandate/confirm')).toHaveLength(1));
+      expect(JSON.parse(String(calls(fetchMock, 'POST', '/api/business/auto-refill/mandate')[0]![1]!.body))).toEqual({ method: 'card', packId: 'basic', thresholdRupees: 1000 });
+      expect(options).toMatchObject({ order_id: 'order_Auth123', customer_id: 'cust_Owner123', recurring: '1' });
+      expect(await within(toastRegion()).findByText('Auto-refill On')).toBeInTheDocument();
+      expect(screen.getByRole('button', { name: 'Auto-refill' })).toHaveAccessibleDescription('On · charges your card below ₹1,000 → Basic pack');
+    } finally {
+      vi.unstubAllGlobals();
     }
   });
 });

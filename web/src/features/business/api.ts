@@ -8,16 +8,23 @@ import { shouldRetry } from '@/app/query-client';
 import type { TopUpPackId } from '@common/pricing';
 
 import type {
+  ApiMode,
   AutoRefillBody,
   BusinessDashboard,
   BusinessProfile,
   CreatedBusiness,
   LedgerEntry,
+  MandateBody,
+  MandateConfirmBody,
+  MandateOrder,
   RegeneratedKey,
 } from '@common/contract/business';
 
 export type {
+  ApiMode,
+  AutoRefillMode,
   AutoRefillSettings,
+  MandateOrder,
   BusinessDashboard,
   BusinessProfile,
   CreatedBusiness,
@@ -34,14 +41,15 @@ export type AutoRefillInput = AutoRefillBody & { packId: TopUpPackId };
 export const businessQueryKeys = {
   profile: ['/api/business/profile'] as const,
   dashboard: ['/api/business/dashboard'] as const,
+  dashboardOf: (mode: ApiMode) => ['/api/business/dashboard', mode] as const,
   ledger: ['/api/business/ledger'] as const,
 };
 
 export const USAGE_CSV_PATH = '/api/business/usage.csv';
 
-/** The CSV export URL for a range of UTC days (inclusive), as YYYY-MM-DD. */
-export function usageCsvUrl(from: string, to: string): string {
-  const params = new URLSearchParams({ from, to });
+/** The CSV export URL for a range of UTC days (inclusive), as YYYY-MM-DD, of one mode's checks. */
+export function usageCsvUrl(from: string, to: string, mode: ApiMode = 'live'): string {
+  const params = new URLSearchParams({ from, to, ...(mode === 'test' ? { mode } : {}) });
   return `${USAGE_CSV_PATH}?${params.toString()}`;
 }
 
@@ -63,11 +71,11 @@ export function useBusinessProfile() {
   });
 }
 
-/** Fetched only once a profile exists (SPEC §4). */
-export function useBusinessDashboard(enabled: boolean) {
+/** Fetched only once a profile exists (SPEC §4); live figures unless test mode is being viewed. */
+export function useBusinessDashboard(enabled: boolean, mode: ApiMode = 'live') {
   return useQuery({
-    queryKey: businessQueryKeys.dashboard,
-    queryFn: ({ signal }) => apiGet<BusinessDashboard>('/api/business/dashboard', { signal }),
+    queryKey: businessQueryKeys.dashboardOf(mode),
+    queryFn: ({ signal }) => apiGet<BusinessDashboard>(`/api/business/dashboard?mode=${mode}`, { signal }),
     enabled,
     refetchInterval: 60_000,
   });
@@ -82,8 +90,8 @@ export function useLedger(enabled: boolean) {
 }
 
 function profileOnly(created: CreatedBusiness): BusinessProfile {
-  // Keep the full key out of the query cache: it lives only in the page that shows it once.
-  const { apiKey: _apiKey, ...profile } = created;
+  // Keep the full keys out of the query cache: they live only in the page that shows them once.
+  const { apiKey: _apiKey, testApiKey: _testApiKey, ...profile } = created;
   return profile;
 }
 
@@ -103,13 +111,19 @@ export function useCreateBusiness() {
   });
 }
 
+/** Replaces one mode's key; the other keeps working. */
 export function useRegenerateApiKey() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: () => apiSend<RegeneratedKey>('POST', '/api/business/api-key/regenerate'),
-    onSuccess: ({ prefix }) => {
+    mutationFn: (mode: ApiMode) => apiSend<RegeneratedKey>('POST', `/api/business/api-key/regenerate?mode=${mode}`),
+    onSuccess: ({ prefix, mode }) => {
+      const now = new Date().toISOString();
       client.setQueryData<BusinessProfile>(businessQueryKeys.profile, (old) =>
-        old ? { ...old, apiKeyPrefix: prefix, apiKeyCreatedAt: new Date().toISOString(), apiKeyLastUsedAt: null } : old,
+        !old
+          ? old
+          : mode === 'test'
+            ? { ...old, testApiKeyPrefix: prefix, testApiKeyCreatedAt: now, testApiKeyLastUsedAt: null }
+            : { ...old, apiKeyPrefix: prefix, apiKeyCreatedAt: now, apiKeyLastUsedAt: null },
       );
       void client.invalidateQueries({ queryKey: businessQueryKeys.profile });
     },
@@ -120,6 +134,26 @@ export function useUpdateAutoRefill() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (input: AutoRefillInput) => apiSend<BusinessProfile>('PUT', '/api/business/auto-refill', input),
+    onSuccess: (profile) => {
+      client.setQueryData(businessQueryKeys.profile, profile);
+    },
+  });
+}
+
+/** Auto-refill with Razorpay, step 1: the authorisation order for Razorpay's checkout (`recurring: "1"`). */
+export function startMandate(input: MandateBody & { packId: TopUpPackId }): Promise<MandateOrder> {
+  return apiSend<MandateOrder>('POST', '/api/business/auto-refill/mandate', input);
+}
+
+/** Step 2: the checkout's signed result; the answer is the profile with the mandate saved. */
+export function confirmMandate(result: MandateConfirmBody): Promise<BusinessProfile> {
+  return apiSend<BusinessProfile>('POST', '/api/business/auto-refill/mandate/confirm', result);
+}
+
+export function useRemoveMandate() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () => apiSend<BusinessProfile>('DELETE', '/api/business/auto-refill/mandate'),
     onSuccess: (profile) => {
       client.setQueryData(businessQueryKeys.profile, profile);
     },

@@ -1,11 +1,7 @@
 import { useMemo, useState } from 'react';
 import { AlertCircle } from 'lucide-react';
-import {
-  API_KEY_PLACEHOLDER,
-  renderSamples,
-  samplesFor,
-  type SampleLanguage,
-} from '@common/samples';
+import { API_KEY_PLACEHOLDER, samplesFor } from '@common/samples';
+import { DOCS_LANGUAGE_LABELS, renderDocsSamples, SDK_INSTALL, SDK_LANGUAGES, type DocsLanguage } from '@common/samples/sdk';
 import { CodeTabs } from '@/components/CodeTabs';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -74,11 +70,11 @@ function Operation({
 }: {
   op: DocOperation;
   baseUrl: string;
-  language: SampleLanguage;
-  onLanguageChange: (language: SampleLanguage) => void;
+  language: DocsLanguage;
+  onLanguageChange: (language: DocsLanguage) => void;
 }) {
   const samples = useMemo(
-    () => samplesFor(op.method, op.path).map((sample) => ({ sample, code: renderSamples(sample.id, { baseUrl, apiKey: API_KEY_PLACEHOLDER }) })),
+    () => samplesFor(op.method, op.path).map((sample) => ({ sample, code: renderDocsSamples(sample.id, { baseUrl, apiKey: API_KEY_PLACEHOLDER }) })),
     [op.method, op.path, baseUrl],
   );
   const titleId = `${op.id}-title`;
@@ -138,7 +134,7 @@ function Operation({
 }
 
 function Reference({ doc }: { doc: OpenApiDocument }) {
-  const [language, setLanguage] = useState<SampleLanguage>('curl');
+  const [language, setLanguage] = useState<DocsLanguage>('curl');
   const baseUrl = apiServerUrl(doc, usePageOrigin());
   const aliasUrl = baseUrl.replace(/\/api\/v1$/, '/v1');
   const operations = useMemo(() => operationsOf(doc), [doc]);
@@ -151,14 +147,17 @@ function Reference({ doc }: { doc: OpenApiDocument }) {
     }
     return [...seen.entries()].sort(([a], [b]) => a.localeCompare(b));
   }, [operations]);
-  const quickStart = useMemo(() => renderSamples('verify', { baseUrl, apiKey: API_KEY_PLACEHOLDER }), [baseUrl]);
+  const quickStart = useMemo(() => renderDocsSamples('verify', { baseUrl, apiKey: API_KEY_PLACEHOLDER }), [baseUrl]);
 
   const toc = [
     { id: 'quick-start', label: 'Quick start' },
     { id: 'authentication', label: 'Authentication' },
+    { id: 'test-mode', label: 'Test mode' },
+    { id: 'sdks', label: 'SDKs' },
     ...operations.map((op) => ({ id: op.id, label: `${op.method} ${op.path}` })),
     { id: 'errors', label: 'Errors' },
     { id: 'rate-limits', label: 'Rate limits' },
+    { id: 'webhook-endpoints', label: 'Webhook endpoints' },
     { id: 'webhooks', label: 'Webhooks' },
   ];
 
@@ -204,7 +203,8 @@ function Reference({ doc }: { doc: OpenApiDocument }) {
           <p className="mt-4 text-muted-foreground">
             Send your key in the <InlineCode>Authorization</InlineCode> header as{' '}
             <InlineCode>{scheme?.scheme === 'bearer' ? 'Bearer' : scheme?.scheme} sk_live_…</InlineCode>
-. Keep it on your server: anyone holding it can spend your credit.
+. Keep it on your server: anyone holding it can spend your credit. While you build, use your free test key{' '}
+            <InlineCode>sk_test_…</InlineCode> instead (<a className="font-medium text-primary underline-offset-4 hover:underline" href="#test-mode">test mode</a>).
           </p>
           <dl className="mt-4 grid gap-3 text-sm sm:grid-cols-2">
             <div className="rounded-lg border p-3">
@@ -217,14 +217,73 @@ function Reference({ doc }: { doc: OpenApiDocument }) {
             </div>
           </dl>
           <p className="mt-4 text-sm text-muted-foreground">
-            Requests and answers are JSON. <InlineCode>POST /generate</InlineCode> and <InlineCode>POST /verify</InlineCode> accept an{' '}
-            <InlineCode>Idempotency-Key</InlineCode> header: a retry with the same key and body returns the stored answer and is not
-            charged twice. The machine-readable description is at{' '}
+            Requests and answers are JSON. <InlineCode>POST /generate</InlineCode>, <InlineCode>POST /verify</InlineCode> and{' '}
+            <InlineCode>POST /webhook_endpoints</InlineCode> accept an <InlineCode>Idempotency-Key</InlineCode> header: a retry with the
+            same key and body returns the stored answer and is not charged (or created) twice. The machine-readable description is at{' '}
             <a className="font-medium text-primary underline-offset-4 hover:underline" href={OPENAPI_URL}>
               {OPENAPI_URL}
             </a>{' '}
             ({doc.info.title} {doc.info.version}, OpenAPI {doc.openapi}).
           </p>
+        </section>
+
+        <section id="test-mode" aria-labelledby="test-mode-title" className="scroll-mt-20">
+          <h2 id="test-mode-title" className="text-2xl font-semibold tracking-tight">Test mode</h2>
+          <p className="mt-4 text-muted-foreground">
+            Every business has two keys: a live key <InlineCode>sk_live_…</InlineCode> and a test key <InlineCode>sk_test_…</InlineCode>,
+            both shown once when the account is created (and each again when you regenerate it, on its own, from the dashboard's
+            API configuration card). Build and run your CI against the test key; go live by changing that one string.
+          </p>
+          <ul className="mt-4 list-disc space-y-2 pl-5 text-muted-foreground">
+            <li>
+              <strong className="text-foreground">Free.</strong> Test calls do everything live calls do — enrol, verify (with a user or
+              stateless), replay protection, the 5-failure throttle, <InlineCode>Idempotency-Key</InlineCode>, lookups, webhooks — but
+              cost <InlineCode>0.00</InlineCode> and need no balance. Your balance is never touched.
+            </li>
+            <li>
+              <strong className="text-foreground">Kept apart.</strong> Users enrolled, checks made, idempotent answers and webhook
+              deliveries of one mode are invisible to the other: a test key gets <InlineCode>404</InlineCode> for a live user and the
+              reverse, and the same <InlineCode>user_id</InlineCode> can be enrolled in both, independently.
+            </li>
+            <li>
+              <strong className="text-foreground"><InlineCode>livemode</InlineCode>.</strong> Every answer that describes a verification,
+              a user or your account, and every webhook payload, carries <InlineCode>livemode: false</InlineCode> in test mode
+              (<InlineCode>true</InlineCode> in live).
+            </li>
+            <li>
+              <strong className="text-foreground">Webhooks.</strong> Test events go only to endpoints added with the dashboard's Test
+              switch on; live events only to live endpoints.
+            </li>
+            <li>
+              <strong className="text-foreground">Its own rate limit.</strong> The test key has its own budget, 100 requests a minute,
+              separate from the live key's (see <InlineCode>rate_limit</InlineCode> in <InlineCode>GET /profile</InlineCode> and the{' '}
+              <InlineCode>RateLimit-*</InlineCode> headers).
+            </li>
+          </ul>
+        </section>
+
+        <section id="sdks" aria-labelledby="sdks-title" className="scroll-mt-20">
+          <h2 id="sdks-title" className="text-2xl font-semibold tracking-tight">SDKs</h2>
+          <p className="mt-4 text-muted-foreground">
+            Two SDKs live in the Sixdigit repository, beside the server they are tested against: <InlineCode>sixdigit</InlineCode> for
+            Node 20+ (also Deno and edge runtimes with <InlineCode>fetch</InlineCode>), typed from the OpenAPI document, and{' '}
+            <InlineCode>sixdigit</InlineCode> for Python 3.9+, standard library only. Both retry network errors,{' '}
+            <InlineCode>429</InlineCode> and <InlineCode>5xx</InlineCode> with backoff that honours <InlineCode>Retry-After</InlineCode>, send
+            one <InlineCode>Idempotency-Key</InlineCode> across the retries of a call (a retried check is never billed twice), throw typed
+            errors carrying <InlineCode>code</InlineCode>, <InlineCode>status</InlineCode>, <InlineCode>request_id</InlineCode> and{' '}
+            <InlineCode>doc_url</InlineCode>, walk lists page by page, and verify webhook signatures. Pick the “Node SDK” or “Python SDK” tab on
+            any sample below.
+          </p>
+          <div className="mt-4 grid gap-3 sm:grid-cols-2">
+            {SDK_LANGUAGES.map((lang) => (
+              <div key={lang} className="min-w-0 rounded-lg border p-3">
+                <h3 className="text-sm font-semibold">{DOCS_LANGUAGE_LABELS[lang]}: install</h3>
+                <pre tabIndex={0} aria-label={`${DOCS_LANGUAGE_LABELS[lang]} install commands`} className="mt-2 overflow-x-auto rounded bg-slate-950 p-3 text-xs text-slate-100 outline-none focus-visible:ring-2 focus-visible:ring-ring">
+                  <code className="font-mono">{SDK_INSTALL[lang]}</code>
+                </pre>
+              </div>
+            ))}
+          </div>
         </section>
 
         <section id="endpoints" aria-labelledby="endpoints-title" className="scroll-mt-20">
@@ -298,10 +357,49 @@ function Reference({ doc }: { doc: OpenApiDocument }) {
           </ul>
         </section>
 
+        <section id="webhook-endpoints" aria-labelledby="webhook-endpoints-title" className="scroll-mt-20">
+          <h2 id="webhook-endpoints-title" className="text-2xl font-semibold tracking-tight">Webhook endpoints</h2>
+          <p className="mt-4 text-muted-foreground">
+            Manage where events go from your code or from the dashboard: both see the same endpoints, under the same rules.{' '}
+            <InlineCode>POST /webhook_endpoints</InlineCode> with a <InlineCode>url</InlineCode> and the <InlineCode>events</InlineCode> to
+            send answers <InlineCode>201</InlineCode> with the endpoint and its signing <InlineCode>secret</InlineCode>. Store the secret
+            then: it is shown in that answer only, and <InlineCode>GET</InlineCode>, the list and <InlineCode>PATCH</InlineCode> never
+            return it (to replace a secret, add a new endpoint and delete the old one).
+          </p>
+          <ul className="mt-4 list-disc space-y-2 pl-5 text-muted-foreground">
+            <li>
+              The address must be public: <InlineCode>https://</InlineCode> in production, never a private, loopback, link-local or
+              cloud-metadata address (checked when saved and again on every delivery). A refused address is a{' '}
+              <InlineCode>400 validation_failed</InlineCode> whose <InlineCode>details</InlineCode> name <InlineCode>url</InlineCode>.
+            </li>
+            <li>
+              A business has at most 10 endpoints; one more is <InlineCode>409 conflict</InlineCode>. Another business's endpoint id
+              answers <InlineCode>404 not_found</InlineCode>, like one that does not exist.
+            </li>
+            <li>
+              <InlineCode>PATCH /webhook_endpoints/{'{id}'}</InlineCode> changes <InlineCode>url</InlineCode>, <InlineCode>events</InlineCode>,{' '}
+              <InlineCode>description</InlineCode> (<InlineCode>null</InlineCode> clears it) or <InlineCode>is_active</InlineCode>:{' '}
+              <InlineCode>false</InlineCode> pauses deliveries, <InlineCode>true</InlineCode> resumes them and clears a{' '}
+              <InlineCode>disabled_reason</InlineCode> (Sixdigit switches an endpoint off itself when it answers 410 Gone or fails every
+              attempt for a day).
+            </li>
+            <li>
+              <InlineCode>POST /webhook_endpoints/{'{id}'}/test</InlineCode> sends a signed <InlineCode>test.ping</InlineCode> event through
+              the normal queue; its <InlineCode>delivery_id</InlineCode> is the <InlineCode>webhook-id</InlineCode> header your endpoint
+              receives. <InlineCode>GET /webhook_endpoints/{'{id}'}/deliveries</InlineCode> is the delivery log, newest first: each
+              delivery with its status and every attempt (your endpoint's HTTP status, the error, the time taken).
+            </li>
+            <li>
+              Lists page like the others: <InlineCode>limit</InlineCode> 1–100 (default 20), newest first; pass the last{' '}
+              <InlineCode>id</InlineCode> as <InlineCode>starting_after</InlineCode> while <InlineCode>has_more</InlineCode> is true.
+            </li>
+          </ul>
+        </section>
+
         <section id="webhooks" aria-labelledby="webhooks-title" className="scroll-mt-20">
           <h2 id="webhooks-title" className="text-2xl font-semibold tracking-tight">Webhooks</h2>
           <p className="mt-4 text-muted-foreground">
-            Register an HTTPS endpoint in your dashboard. Each delivery is a signed JSON <InlineCode>POST</InlineCode> following the{' '}
+            Register an endpoint with <InlineCode>POST /webhook_endpoints</InlineCode> or in your dashboard. Each delivery is a signed JSON <InlineCode>POST</InlineCode> following the{' '}
             Standard Webhooks specification: headers <InlineCode>webhook-id</InlineCode>, <InlineCode>webhook-timestamp</InlineCode> and{' '}
             <InlineCode>webhook-signature</InlineCode> (<InlineCode>v1,</InlineCode> + base64 HMAC-SHA256 of{' '}
             <InlineCode>id.timestamp.body</InlineCode>, keyed with your <InlineCode>whsec_…</InlineCode> secret), plus{' '}

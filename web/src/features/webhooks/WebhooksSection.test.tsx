@@ -11,11 +11,13 @@ const HOOK: Webhook = {
   id: 'wh_1',
   url: 'https://example.com/hooks',
   events: ['verification.success', 'credit.low'],
+  description: null,
   isActive: true,
   disabledReason: null,
   disabledAt: null,
   createdAt: '2026-11-20T10:00:00.000Z',
   lastTriggered: null,
+  livemode: true,
 };
 
 function log(partial: Partial<WebhookLogEntry>): WebhookLogEntry {
@@ -53,8 +55,9 @@ function fakeServer(state: { hooks: Webhook[]; logs: WebhookLogEntry[] }, on: (c
     calls.push(call);
     const answer = on(call);
     if (answer) return answer;
-    if (method === 'GET' && url === '/api/webhooks') return jsonResponse(200, state.hooks);
-    if (method === 'GET' && url === '/api/webhooks/logs') return jsonResponse(200, state.logs);
+    // The section reads one mode's endpoints and log (live unless told).
+    if (method === 'GET' && url === '/api/webhooks?mode=live') return jsonResponse(200, state.hooks);
+    if (method === 'GET' && url === '/api/webhooks/logs?mode=live') return jsonResponse(200, state.logs);
     return jsonResponse(404, { error: { code: 'not_found', message: `No route for ${method} ${url}`, request_id: 'req_t' } });
   });
   vi.stubGlobal('fetch', fetchMock);
@@ -118,7 +121,7 @@ describe('WebhooksSection', () => {
       hooks: [HOOK],
       logs: [
         log({ responseStatus: 500, createdAt: '2026-11-21T10:00:01.000Z', event: 'credit.low', retryCount: 0 }),
-        log({ responseStatus: null, attemptNumber: 0, responseTime: null, createdAt: '2026-11-21T10:00:06.000Z', deliveryStatus: 'pending', event: 'webhook.test' }),
+        log({ responseStatus: null, attemptNumber: 0, responseTime: null, createdAt: '2026-11-21T10:00:06.000Z', deliveryStatus: 'pending', event: 'test.ping' }),
         log({ responseStatus: 204, createdAt: '2026-11-21T10:00:05.000Z', verificationId: 'ver_abc', retryCount: 2, responseTime: 42 }),
         log({ responseStatus: 404, createdAt: '2026-11-21T10:00:04.000Z' }),
         log({ responseStatus: 302, createdAt: '2026-11-21T10:00:03.000Z' }),
@@ -134,7 +137,7 @@ describe('WebhooksSection', () => {
     expect(within(success).getByText('ver_abc')).toBeInTheDocument();
     expect(within(success).getByText('42 ms')).toBeInTheDocument();
     expect(within(success).getAllByRole('cell')[3]).toHaveTextContent('2');
-    expect(within(rows[0]!).getByText('webhook.test')).toBeInTheDocument();
+    expect(within(rows[0]!).getByText('test.ping')).toBeInTheDocument();
     expect(within(rows[4]!).getByText('timed out after 10000 ms')).toBeInTheDocument();
     expect(within(rows[4]!).getByText('Retry scheduled')).toBeInTheDocument();
     for (const name of ['Event', 'URL', 'Status', 'Retries', 'Response time', 'Time', 'Verification']) {
@@ -147,7 +150,7 @@ describe('WebhooksSection', () => {
     const { calls } = fakeServer({ hooks: [HOOK], logs: [] });
     const view = renderSection();
     await screen.findByText('No deliveries yet');
-    const logCalls = () => calls.filter((c) => c.url === '/api/webhooks/logs').length;
+    const logCalls = () => calls.filter((c) => c.url === '/api/webhooks/logs?mode=live').length;
     expect(logCalls()).toBe(1);
     await act(() => vi.advanceTimersByTimeAsync(LOG_REFETCH_MS + 50));
     await waitFor(() => expect(logCalls()).toBe(2));
@@ -203,6 +206,7 @@ describe('WebhooksSection', () => {
       await user.click(await screen.findByRole('button', { name: 'Add webhook' }));
       let dialog = await screen.findByRole('dialog', { name: 'Add a webhook' });
       await user.type(within(dialog).getByLabelText('Endpoint URL'), '  https://example.com/hooks ');
+      await user.type(within(dialog).getByLabelText(/Description/), ' Production login ');
       await user.click(within(dialog).getByLabelText('credit.low'));
       await user.click(within(dialog).getByLabelText('verification.success'));
       await user.click(within(dialog).getByRole('button', { name: 'Create webhook' }));
@@ -210,7 +214,12 @@ describe('WebhooksSection', () => {
       await expectToast('Webhook created');
       const post = calls.find((c) => c.method === 'POST')!;
       // Trimmed, in the catalogue's order, and no secret sent when left empty (the server makes one).
-      expect(post.body).toEqual({ url: 'https://example.com/hooks', events: ['verification.success', 'credit.low'] });
+      expect(post.body).toEqual({
+        url: 'https://example.com/hooks',
+        events: ['verification.success', 'credit.low'],
+        description: 'Production login',
+        livemode: true,
+      });
 
       dialog = await screen.findByRole('dialog', { name: 'Webhook created' });
       expect(within(dialog).getByText(secret)).toBeInTheDocument();
@@ -247,7 +256,7 @@ describe('WebhooksSection', () => {
       await user.type(within(dialog).getByLabelText(/Signing secret/), mine);
       await user.click(within(dialog).getByRole('button', { name: 'Create webhook' }));
       await screen.findByRole('dialog', { name: 'Webhook created' });
-      expect(calls.find((c) => c.method === 'POST')!.body).toEqual({ url: 'https://example.com/hooks', events: ['credit.depleted'], secret: mine });
+      expect(calls.find((c) => c.method === 'POST')!.body).toEqual({ url: 'https://example.com/hooks', events: ['credit.depleted'], secret: mine, livemode: true });
     });
 
     it("shows the server's message in an Error toast and keeps the form", async () => {
