@@ -363,7 +363,8 @@ async function emitCreditEvents(trx: Parameters<typeof enqueueEvent>[0], busines
         auto_refill: { enabled: refill.enabled, pack_id: pack?.id ?? null, pack_amount: pack ? paiseToDecimalString(pack.amountPaise) : null },
       }, now);
     }
-    await queueBalanceMail(trx, businessId, 'balance_low', { balancePaise: balanceAfter, thresholdPaise: lowLine }, now);
+    // With auto-refill on, this crossing starts a refill, and its own mail (charged, or please pay) says so.
+    if (!refill.enabled) await queueBalanceMail(trx, businessId, 'balance_low', { balancePaise: balanceAfter, thresholdPaise: lowLine }, now);
   }
   if (before >= PAISE_PER_VERIFICATION && balanceAfter < PAISE_PER_VERIFICATION) {
     if (paid.hasWebhooks) await enqueueEvent(trx, businessId, 'credit.depleted', credit, now);
