@@ -524,6 +524,14 @@ export interface MailPreferenceTable {
   updated_at: Timestamp;
 }
 
+export interface KnownDeviceTable {
+  user_id: string;
+  /** browser family on a system, no versions ("Chrome on Windows") */
+  device_key: string;
+  first_seen_at: Timestamp;
+  last_seen_at: Timestamp;
+}
+
 export interface Database {
   user: UserTable;
   session: SessionTable;
@@ -564,6 +572,7 @@ export interface Database {
   mail_outbox: MailOutboxTable;
   mail_attempt: MailAttemptTable;
   mail_preference: MailPreferenceTable;
+  known_device: KnownDeviceTable;
 }
 
 export type Dialect = 'sqlite' | 'postgres';

@@ -36,6 +36,8 @@ const pages = {
   AdminRolesPage: lazyPage(() => import('@/features/admin/AdminRolesPage').then((m) => m.AdminRolesPage)),
   AdminAuditPage: lazyPage(() => import('@/features/admin/AdminAuditPage').then((m) => m.AdminAuditPage)),
   AdminBusinessesPage: lazyPage(() => import('@/features/admin/AdminBusinessesPage').then((m) => m.AdminBusinessesPage)),
+  EmailSettingsPage: lazyPage(() => import('@/features/email/EmailSettingsPage').then((m) => m.EmailSettingsPage)),
+  UnsubscribePage: lazyPage(() => import('@/features/email/UnsubscribePage').then((m) => m.UnsubscribePage)),
   PasskeySignInPage: lazyPage(() => import('@/features/passkeys/PasskeySignInPage').then((m) => m.PasskeySignInPage)),
   BlogListPage: lazyPage(() => import('@/features/blog').then((m) => m.BlogListPage)),
   BlogPostPage: lazyPage(() => import('@/features/blog').then((m) => m.BlogPostPage)),
@@ -74,6 +76,8 @@ const PUBLIC_ROUTES: PageRoute[] = [
   // The second step of a sign-in (issue 19): reached half signed in, so it is not behind RequireAuth.
   { path: SECOND_FACTOR_PATH, page: pages.SecondFactorPage },
   { path: '/sign-in/passkey', page: pages.PasskeySignInPage },
+  // Opened from a mail's footer, signed in or not (the token is the authority).
+  { path: '/email/unsubscribe', page: pages.UnsubscribePage },
   { path: '/admin', page: pages.AdminSetupPage },
   { path: '/admin/dashboard', page: pages.AdminDashboardPage },
   { path: '/admin/payments', page: pages.AdminPaymentsPage },
@@ -93,6 +97,7 @@ const PROTECTED_ROUTES: PageRoute[] = [
   { path: '/multi-totp', page: pages.AuthenticatorPage },
   { path: '/home', page: pages.HomePage },
   { path: '/totp', page: pages.AccountTotpPage },
+  { path: '/settings/email', page: pages.EmailSettingsPage },
   { path: '/business', page: pages.BusinessPage },
   { path: '/business/add-credits', page: pages.AddCreditsPage },
   { path: '/business-dashboard', redirect: '/business' },

@@ -6,6 +6,7 @@ import { AppError } from '../../lib/errors';
 import { forwardSetCookies, toWebHeaders } from '../../lib/http';
 import { newId } from '../../lib/ids';
 import { insertAuditEntry } from '../audit/repo';
+import { queueMail } from '../mail/outbox';
 import type { ImpersonationApi } from '../auth/auth';
 import type { CurrentUser } from '../auth/service';
 import * as usersRepo from '../users/repo';
@@ -113,6 +114,13 @@ async function recordEnd(ctx: AppContext, sessionId: string, now: Date): Promise
     await repo.showNoticeNow(trx, NOTICE_KIND, found.id, now);
     const details = { impersonationId: found.id, email: found.targetEmail, minutes: Math.round((now.getTime() - found.startedAt.getTime()) / 60000) };
     await insertAuditEntry(trx, { actorUserId: found.adminUserId, actorLabel: found.adminEmail, action: 'impersonation.ended', subjectType: 'user', subjectId: found.targetUserId, details }, now);
+    // The notice also by e-mail: a security notice, always sent, so the person learns of it without signing in.
+    await queueMail(trx, {
+      to: { userId: found.targetUserId },
+      template: 'impersonated',
+      data: { adminEmail: found.adminEmail, reason: found.reason || null, startedAt: found.startedAt.toISOString(), endedAt: now.toISOString() },
+      now,
+    });
   });
 }
 

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import type { Config } from '../../config';
 import type { Database, Dialect } from '../../db/types';
 import { CLIENT_IP_HEADER } from '../../lib/http';
+import { noteSignIn } from '../sessions/new-device';
 
 export const OIDC_PROVIDER_ID = 'oidc';
 export const ROLES = ['user', 'financial_manager', 'admin'] as const;
@@ -177,6 +178,15 @@ export function buildAuthOptions(config: Config, db: Kysely<Database>, dialect: 
           before: async (session: Record<string, unknown>) => {
             const pending = !session.impersonatedBy && (await hasConfirmedTotp(db, String(session.userId)));
             return { data: { ...session, secondFactorPending: pending } };
+          },
+          // A kind of device this person never signed in from: a security notice by e-mail.
+          after: async (session: Record<string, unknown>) => {
+            await noteSignIn(db, {
+              userId: String(session.userId),
+              userAgent: (session.userAgent as string | null | undefined) ?? null,
+              ipAddress: (session.ipAddress as string | null | undefined) ?? null,
+              impersonatedBy: (session.impersonatedBy as string | null | undefined) ?? null,
+            });
           },
         },
       },

@@ -1,12 +1,14 @@
 import { randomInt } from 'node:crypto';
 import type { AppContext } from '../../context';
-import type { ContactCategory, ContactStatus } from '../../db/types';
+import type { Transaction } from 'kysely';
+import type { ContactCategory, ContactStatus, Database } from '../../db/types';
 import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { insertAuditEntry } from '../audit/repo';
 import type { CurrentUser } from '../auth/service';
 import * as businessRepo from '../business/repo';
 import { answer as lunaAnswer } from '../luna/service';
+import { queueMail } from '../mail/outbox';
 import * as repo from './repo';
 
 /** A signed-in sender may open this many messages an hour (an address is limited by the route). */
@@ -93,6 +95,14 @@ export async function submit(
       { actorUserId: user?.id ?? null, actorLabel: email, action: 'contact.submitted', subjectType: 'contact_message', subjectId: message.id, details: { category: input.category, status } },
       now,
     );
+    // Every sender gets the reference by e-mail; a signed-out one also gets Luna's answer there.
+    await queueMail(trx, {
+      to: user ? { userId: user.id } : { email },
+      template: 'contact_received',
+      data: { reference: message.reference, subject: message.subject, signedIn: user !== null },
+      now,
+    });
+    if (!user && lunaResponse) await queueAnswer(trx, message, lunaResponse, 'luna', now);
   });
   const saved = (await repo.findById(ctx.db, message.id))!;
   return { message: view(saved), reference: saved.reference };
@@ -118,7 +128,25 @@ export interface DeskActor {
   label: string;
 }
 
-async function move(ctx: AppContext, id: string, actor: DeskActor, action: string, change: Parameters<typeof repo.transition>[2], details: Record<string, unknown>, now: Date) {
+/**
+ * The answer by e-mail, for senders who wrote signed out: they have no account page to read it on.
+ * Signed-in senders read it on their contact page.
+ */
+async function queueAnswer(trx: Transaction<Database>, m: { userId: string | null; email: string; reference: string; subject: string }, text: string, from: 'luna' | 'desk', now: Date) {
+  if (m.userId !== null) return;
+  await queueMail(trx, { to: { email: m.email }, template: 'contact_answer', data: { reference: m.reference, subject: m.subject, answer: text, from }, now });
+}
+
+async function move(
+  ctx: AppContext,
+  id: string,
+  actor: DeskActor,
+  action: string,
+  change: Parameters<typeof repo.transition>[2],
+  details: Record<string, unknown>,
+  now: Date,
+  answer?: { text: string; from: 'luna' | 'desk' },
+) {
   const before = await repo.findById(ctx.db, id);
   if (!before) throw new AppError('not_found', 'No such message.');
   if (before.status === 'closed') throw new AppError('conflict', 'This message is closed and can no longer be changed.');
@@ -126,6 +154,7 @@ async function move(ctx: AppContext, id: string, actor: DeskActor, action: strin
     const moved = await repo.transition(trx, id, change, now);
     if (!moved) return undefined;
     await insertAuditEntry(trx, { actorUserId: actor.userId, actorLabel: actor.label, action, subjectType: 'contact_message', subjectId: id, details: { from: before.status, to: moved.status, ...details } }, now);
+    if (answer) await queueAnswer(trx, moved, answer.text, answer.from, now);
     return moved;
   });
   if (!after) throw new AppError('conflict', 'This message was closed meanwhile and can no longer be changed.');
@@ -145,11 +174,12 @@ export async function escalate(ctx: AppContext, id: string, to: 'luna' | 'admin'
     to === 'luna' ? { status: 'assigned_to_luna', escalated_to: 'luna', luna_response: luna } : { status: 'escalated', escalated_to: 'admin' },
     { to },
     now,
+    luna ? { text: luna, from: 'luna' } : undefined,
   );
 }
 
 export async function close(ctx: AppContext, id: string, resolution: string, actor: DeskActor, now = new Date()) {
   const text = resolution.trim();
   if (!text) throw new AppError('validation_failed', 'resolution: say how it was resolved.');
-  return move(ctx, id, actor, 'contact.closed', { status: 'closed', resolution: text, closed_by: actor.label, closed_at: now }, {}, now);
+  return move(ctx, id, actor, 'contact.closed', { status: 'closed', resolution: text, closed_by: actor.label, closed_at: now }, {}, now, { text, from: 'desk' });
 }

@@ -6,6 +6,7 @@ import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { insertAuditEntry } from '../audit/repo';
 import { markCreditedByReference } from '../autorefill/repo';
+import { queueMail } from '../mail/outbox';
 import { appendCredit } from '../credits/repo';
 import * as payments from '../payments/repo';
 import { PAYMENT_METHOD_LABEL, creditedText } from '../payments/service';
@@ -198,6 +199,13 @@ export async function approvePayment(ctx: AppContext, id: string, input: { notes
         },
         now,
       );
+      // The receipt is attached here (issue 22 item 3) as `{ kind: 'receipt', ref }` when it exists.
+      await queueMail(trx, {
+        to: { userId: request.businessOwnerUserId },
+        template: 'topup_approved',
+        data: { reference: decided.paymentReference, amountPaise: decided.amountPaise, creditedPaise: decided.amountPaise, balancePaise: balance },
+        now,
+      });
       return balance;
     });
   } catch (err) {
@@ -219,7 +227,7 @@ export async function rejectPayment(ctx: AppContext, id: string, input: { reason
   const reason = input.reason?.trim() ?? '';
   if (!reason) throw new AppError('validation_failed', 'A reason is required to reject a payment.');
   if (reason.length > 500) throw new AppError('validation_failed', 'The reason can be at most 500 characters.');
-  await decidable(ctx, id, actor);
+  const request = await decidable(ctx, id, actor);
   await ctx.db.transaction().execute(async (trx) => {
     const decided = await payments.decidePending(trx, id, { status: 'rejected', reason }, actor, now);
     if (!decided) throw alreadyDecided((await payments.findPaymentRequest(trx, id))?.status);
@@ -247,6 +255,12 @@ export async function rejectPayment(ctx: AppContext, id: string, input: { reason
       },
       now,
     );
+    await queueMail(trx, {
+      to: { userId: request.businessOwnerUserId },
+      template: 'topup_rejected',
+      data: { reference: decided.paymentReference, amountPaise: decided.amountPaise, reason },
+      now,
+    });
   });
   return toDeskView((await repo.findDeskRequest(ctx.db, id))!);
 }

@@ -87,7 +87,7 @@ function htmlBlock(block: Block): string {
         block.rows
           .map(
             ([label, value]) =>
-              `<tr><td style="padding:8px 12px;font-size:13px;color:${COLOR.muted};white-space:nowrap;vertical-align:top">${escapeHtml(label)}</td>` +
+              `<tr><td style="width:1%;padding:8px 24px 8px 12px;font-size:13px;color:${COLOR.muted};white-space:nowrap;vertical-align:top">${escapeHtml(label)}</td>` +
               `<td style="padding:8px 12px;font-size:14px;color:${COLOR.text};font-weight:600;word-break:break-word">${escapeHtml(value)}</td></tr>`,
           )
           .join('') +

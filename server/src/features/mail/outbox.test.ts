@@ -223,6 +223,19 @@ describeEachDialect('mail outbox', (dialect) => {
     expect(smtp.received).toHaveLength(0);
   });
 
+  it('upkeep deletes finished mails after the retention, never a queued one', async () => {
+    const { runUpkeep, MAIL_RETENTION_DAYS } = await import('../upkeep/service');
+    const old = new Date(Date.now() - (MAIL_RETENTION_DAYS + 1) * 86_400_000);
+    const sent = await queueMail(t.ctx.db, { to: { email: 'old@example.com' }, template: 'balance_depleted', data: { companyName: 'Old' }, now: old });
+    const waiting = await queueMail(t.ctx.db, { to: { email: 'old-waiting@example.com' }, template: 'balance_depleted', data: { companyName: 'Old' }, now: old });
+    await t.ctx.db.updateTable('mail_outbox').set({ status: 'sent' }).where('id', '=', sent!).execute();
+    await t.ctx.db.insertInto('mail_attempt').values({ id: 'mat_old', mail_id: sent!, attempt_number: 1, outcome: 'sent', smtp_response: '250', created_at: old }).execute();
+    const report = await runUpkeep(t.ctx);
+    expect(report?.mails).toBe(1);
+    expect((await rows()).map((r) => r.id)).toEqual([waiting]);
+    expect(await attempts(sent!)).toEqual([]);
+  });
+
   it('a dedupe key queues at most one mail', async () => {
     clock = soon();
     const key = `balance_low:biz:${clock.toISOString().slice(0, 10)}`;

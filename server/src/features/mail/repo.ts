@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import { fromJson, toBoolean, toDate, toJson, toNumber } from '../../db/normalize';
 import type { Database, Dialect, MailStatus } from '../../db/types';
 import type { StoredAttachmentJson } from './outbox';
@@ -163,4 +163,33 @@ export async function setPreference(db: Executor, userId: string, category: stri
     .values({ user_id: userId, category, enabled, updated_at: now })
     .onConflict((oc) => oc.columns(['user_id', 'category']).doUpdateSet({ enabled, updated_at: now }))
     .execute();
+}
+
+export async function businessForMail(db: Executor, businessId: string): Promise<{ ownerUserId: string; companyName: string } | undefined> {
+  const row = await db.selectFrom('business').select(['owner_user_id', 'company_name']).where('id', '=', businessId).executeTakeFirst();
+  return row && { ownerUserId: row.owner_user_id, companyName: row.company_name };
+}
+
+/** Whether a mail to `userId` whose dedupe key starts with `keyPrefix` was queued after `since` (the user index keeps it quick). */
+export async function mailedSince(db: Executor, userId: string, keyPrefix: string, since: Date): Promise<boolean> {
+  const row = await db
+    .selectFrom('mail_outbox')
+    .select('id')
+    .where('user_id', '=', userId)
+    // substr, not LIKE: ids hold `_`, a LIKE wildcard, and the engines escape it differently
+    .where(sql<string>`substr(dedupe_key, 1, ${sql.lit(keyPrefix.length)})`, '=', keyPrefix)
+    .where('created_at', '>', since)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function webhookOwner(db: Executor, webhookId: string): Promise<{ ownerUserId: string } | undefined> {
+  const row = await db
+    .selectFrom('webhook')
+    .innerJoin('business', 'business.id', 'webhook.business_id')
+    .select('business.owner_user_id')
+    .where('webhook.id', '=', webhookId)
+    .executeTakeFirst();
+  return row && { ownerUserId: row.owner_user_id };
 }

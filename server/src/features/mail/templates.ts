@@ -154,7 +154,7 @@ export const TEMPLATES = {
       ]),
       p(
         d.signedIn
-          ? 'We answer on the contact page of your account, and we will e-mail you when the answer is there.'
+          ? 'Our answer will be on the contact page of your account, under this reference.'
           : 'We will e-mail our answer to this address. You can also read it on the contact page with the reference above.',
       ),
       button('Open the contact page', `${ctx.publicUrl}/contact`),
@@ -228,7 +228,7 @@ export const TEMPLATES = {
         ['Address', d.ipAddress ?? 'unknown'],
       ]),
       note('If this was you, there is nothing to do. If not, sign out that device on the account page and check your sign-in provider.'),
-      button('See signed-in devices', `${ctx.publicUrl}/account`),
+      button('See signed-in devices', `${ctx.publicUrl}/totp`),
     ],
   })),
 } as const;

@@ -64,7 +64,8 @@ export function createMailTransport(config: Config, logger?: Logger): MailTransp
       const file = join(outboxDir, `${mail.date.toISOString().replace(/[:.]/g, '-')}-${mail.id}.eml`);
       writeFileSync(`${file}.tmp`, info.message as Buffer, { mode: 0o600 });
       renameSync(`${file}.tmp`, file);
-      const shown = relative(process.cwd(), file) || file;
+      const near = relative(process.cwd(), file);
+      const shown = near && !near.startsWith('..') ? near : file;
       logger?.info({ to: mail.to, subject: mail.subject, file: shown }, `mail written to ${shown} (SMTP_URL is not set)`);
       return `written to ${shown}`;
     },

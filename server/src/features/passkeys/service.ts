@@ -12,6 +12,7 @@ import type { AppContext } from '../../context';
 import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { insertAuditEntry } from '../audit/repo';
+import { queueMail } from '../mail/outbox';
 import type { CurrentUser } from '../auth/service';
 import { revokeOtherSessions } from '../auth/second-factor';
 import * as repo from './repo';
@@ -139,6 +140,7 @@ export async function add(ctx: AppContext, user: CurrentUser, sessionId: string,
   await ctx.db.transaction().execute(async (trx) => {
     await repo.insertPasskey(trx, row);
     await insertAuditEntry(trx, { actorUserId: user.id, actorLabel: user.email, action: 'passkey.added', subjectType: 'passkey', subjectId: row.id, details: { name, prfSupported: row.prfSupported, deviceType: row.deviceType } }, now);
+    await queueMail(trx, { to: { userId: user.id }, template: 'passkey_changed', data: { action: 'added', name, at: now.toISOString() }, now });
   });
   // A new way in: whoever else holds a session of this account must sign in again.
   const otherSessionsEnded = await revokeOtherSessions(ctx, user.id, sessionId, 'passkey_added');
@@ -157,6 +159,7 @@ export async function remove(ctx: AppContext, user: CurrentUser, sessionId: stri
     const row = await repo.findForUser(trx, user.id, id);
     if (!row || !(await repo.remove(trx, user.id, id))) return false;
     await insertAuditEntry(trx, { actorUserId: user.id, actorLabel: user.email, action: 'passkey.removed', subjectType: 'passkey', subjectId: id, details: { name: row.name } }, now);
+    await queueMail(trx, { to: { userId: user.id }, template: 'passkey_changed', data: { action: 'removed', name: row.name, at: now.toISOString() }, now });
     return true;
   });
   if (!removed) throw new AppError('not_found', 'No such passkey.');

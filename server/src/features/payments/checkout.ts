@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import type { RazorpayConfig } from '../../config';
 import type { AppContext } from '../../context';
+import { queueMail } from '../mail/outbox';
 import { isUniqueViolation } from '../../db/errors';
 import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
@@ -121,6 +122,13 @@ export async function creditOrder(
         { id: newId('ntf'), businessId: order.businessId, kind: 'payment.succeeded', title: 'Payment Successful', message: creditedText(order.amountPaise), subjectId: order.id },
         now,
       );
+      const business = await findBusinessById(trx, order.businessId);
+      await queueMail(trx, {
+        to: { userId: business!.ownerUserId },
+        template: 'card_credited',
+        data: { paymentId, amountPaise: order.amountPaise, creditedPaise: order.amountPaise, balancePaise: balance },
+        now,
+      });
       return balance;
     });
     if (balancePaise === null) return alreadyCredited();

@@ -13,6 +13,8 @@ import {
 } from '@common/pricing';
 import type { Config } from '../../config';
 import type { AppContext } from '../../context';
+import { queueMail } from '../mail/outbox';
+import { MANUAL_REVIEW } from './methods-service';
 import { isUniqueViolation } from '../../db/errors';
 import type { PaymentMethod, PaymentRequestStatus } from '../../db/types';
 import { AppError } from '../../lib/errors';
@@ -253,6 +255,17 @@ export async function submitPaymentRequest(
         },
         now,
       );
+      await queueMail(trx, {
+        to: { userId: business.ownerUserId },
+        template: 'topup_submitted',
+        data: {
+          reference: reference.reference,
+          amountPaise,
+          method: `${PAYMENT_METHOD_LABEL[method]}, UTR ${utr}`,
+          reviewHours: `${MANUAL_REVIEW.minHours}–${MANUAL_REVIEW.maxHours} working hours (${MANUAL_REVIEW.days}, ${MANUAL_REVIEW.hours} ${MANUAL_REVIEW.timeZone})`,
+        },
+        now,
+      });
     });
   } catch (err) {
     // Two submissions racing past the checks above: the unique indexes let exactly one in.

@@ -42,3 +42,22 @@ export async function deleteUserSession(db: Executor, userId: string, sessionId:
 export async function touchSession(db: Executor, sessionId: string, now: Date): Promise<void> {
   await db.updateTable('session').set({ updatedAt: now }).where('id', '=', sessionId).execute();
 }
+
+/** The kinds of device a person has signed in from (new-device.ts). */
+export async function knownDeviceKeys(db: Kysely<Database> | Transaction<Database>, userId: string): Promise<string[]> {
+  return (await db.selectFrom('known_device').select('device_key').where('user_id', '=', userId).execute()).map((d) => d.device_key);
+}
+
+export async function touchKnownDevice(db: Kysely<Database> | Transaction<Database>, userId: string, key: string, now: Date): Promise<void> {
+  await db.updateTable('known_device').set({ last_seen_at: now }).where('user_id', '=', userId).where('device_key', '=', key).execute();
+}
+
+/** False when another sign-in recorded it first. */
+export async function insertKnownDevice(db: Kysely<Database> | Transaction<Database>, userId: string, key: string, now: Date): Promise<boolean> {
+  const inserted = await db
+    .insertInto('known_device')
+    .values({ user_id: userId, device_key: key, first_seen_at: now, last_seen_at: now })
+    .onConflict((oc) => oc.columns(['user_id', 'device_key']).doNothing())
+    .executeTakeFirst();
+  return Number(inserted.numInsertedOrUpdatedRows ?? 0n) > 0;
+}

@@ -6,6 +6,7 @@ import type { Database } from '../../db/types';
 import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { insertAuditEntry } from '../audit/repo';
+import { queueMail } from '../mail/outbox';
 import { completeSecondFactor, revokeOtherSessions } from '../auth/second-factor';
 import type { CurrentUser } from '../auth/service';
 import { checkCode, DEFAULT_TOTP, hashBackupCode, manualEntry, newBackupCodes, newSecret, qrCodeDataUri } from '../verify/totp';
@@ -172,6 +173,7 @@ export async function confirm(ctx: AppContext, user: CurrentUser, sessionId: str
   await checkProof(ctx, user, { code }, 'confirm', now, async (trx, step) => {
     await repo.markConfirmed(trx, user.id, step!, now);
     await insertAuditEntry(trx, { actorUserId: user.id, actorLabel: user.email, action: 'account_totp.enabled', subjectType: 'user', subjectId: user.id }, now);
+    await queueMail(trx, { to: { userId: user.id }, template: 'second_factor_changed', data: { enabled: true, at: now.toISOString() }, now });
   });
   const otherSessionsSignedOut = await revokeOtherSessions(ctx, user.id, sessionId, 'account_totp.enabled', now);
   return { status: await status(ctx, user), otherSessionsSignedOut };
@@ -199,6 +201,8 @@ export async function disable(ctx: AppContext, user: CurrentUser, sessionId: str
       { actorUserId: user.id, actorLabel: user.email, action: row.confirmedAt ? 'account_totp.disabled' : 'account_totp.setup_cancelled', subjectType: 'user', subjectId: user.id, details: proof ? { via: viaOf(proof) } : {} },
       now,
     );
+    // Cancelling a setup that never protected anything changes nothing worth a security notice.
+    if (row.confirmedAt) await queueMail(trx, { to: { userId: user.id }, template: 'second_factor_changed', data: { enabled: false, at: now.toISOString() }, now });
   };
   if (!row.confirmedAt) {
     await ctx.db.transaction().execute(remove);
@@ -217,6 +221,7 @@ export async function regenerateBackupCodes(ctx: AppContext, user: CurrentUser, 
   await checkProof(ctx, user, proof, 'regenerate', now, async (trx) => {
     await repo.replaceBackupCodes(trx, user.id, backupCodes.map((code) => ({ id: newId('tbc'), hash: hashBackupCode(code, key) })));
     await insertAuditEntry(trx, { actorUserId: user.id, actorLabel: user.email, action: 'account_totp.backup_codes_regenerated', subjectType: 'user', subjectId: user.id, details: { via: viaOf(proof) } }, now);
+    await queueMail(trx, { to: { userId: user.id }, template: 'backup_codes_regenerated', data: { at: now.toISOString() }, now });
   });
   const otherSessionsSignedOut = await revokeOtherSessions(ctx, user.id, sessionId, 'account_totp.backup_codes_regenerated', now);
   return { backupCodes, otherSessionsSignedOut };
@@ -238,6 +243,7 @@ export async function operatorReset(ctx: AppContext, userId: string, actorLabel:
     const ended = await trx.deleteFrom('session').where('userId', '=', userId).where('impersonatedBy', 'is', null).executeTakeFirst();
     const sessionsEnded = Number(ended.numDeletedRows);
     await insertAuditEntry(trx, { actorUserId: null, actorLabel, action: 'account_totp.operator_reset', subjectType: 'user', subjectId: userId, details: { hadTotp, sessionsEnded } }, now);
+    if (hadTotp) await queueMail(trx, { to: { userId }, template: 'second_factor_changed', data: { enabled: false, at: now.toISOString() }, now });
     await trx
       .insertInto('user_notice')
       .values({

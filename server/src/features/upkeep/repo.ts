@@ -93,3 +93,10 @@ export async function withPostgresLeaderLock<T>(db: Kysely<Database>, key: numbe
     }
   });
 }
+
+/** Mails finished (sent, given up, turned off) before the cut-off, with their attempts; queued ones stay. */
+export async function deleteFinishedMailsBefore(db: Executor, cutoff: Date): Promise<number> {
+  const old = db.selectFrom('mail_outbox').select('id').where('status', 'in', ['sent', 'failed', 'suppressed']).where('updated_at', '<', cutoff);
+  await db.deleteFrom('mail_attempt').where('mail_id', 'in', old).execute();
+  return removed(await db.deleteFrom('mail_outbox').where('status', 'in', ['sent', 'failed', 'suppressed']).where('updated_at', '<', cutoff).executeTakeFirst());
+}

@@ -8,6 +8,8 @@ export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 /** Longer than any throttle window that counts failed admin MFA attempts (15 minutes). */
 export const MFA_ATTEMPT_TTL_MS = 24 * 60 * 60 * 1000;
 const DAY_MS = 24 * 60 * 60 * 1000;
+/** Finished mails are kept this long (what was sent to whom, for support), then deleted. */
+export const MAIL_RETENTION_DAYS = 90;
 /** pg_try_advisory_lock key of the upkeep pass ("sixdigit upkeep"). */
 export const UPKEEP_LOCK_KEY = 0x5d_19_0c_01;
 
@@ -21,6 +23,8 @@ export interface UpkeepReport {
   /** verifications older than the retention whose user id and purpose were erased (rows and costs stay) */
   verificationsErased: number;
   webhookDeliveries: number;
+  /** finished mails older than MAIL_RETENTION_DAYS */
+  mails: number;
 }
 
 async function pass(db: Kysely<Database>, now: Date, retentionDays: number): Promise<UpkeepReport> {
@@ -34,6 +38,7 @@ async function pass(db: Kysely<Database>, now: Date, retentionDays: number): Pro
     authVerifications: await repo.deleteExpiredAuthVerifications(db, now),
     verificationsErased: 0,
     webhookDeliveries: 0,
+    mails: await repo.deleteFinishedMailsBefore(db, new Date(now.getTime() - MAIL_RETENTION_DAYS * DAY_MS)),
   };
   if (retentionDays > 0) {
     const cutoff = new Date(now.getTime() - retentionDays * DAY_MS);

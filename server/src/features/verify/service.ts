@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { LOW_BALANCE_THRESHOLD_PAISE, PAISE_PER_VERIFICATION, getTopUpPack, paiseToDecimalString, verificationsForPaise } from '@common/pricing';
 import type { AppContext } from '../../context';
+import { queueBalanceMail } from '../mail/business-mail';
 import { AppError } from '../../lib/errors';
 import { newId, newTimeOrderedId } from '../../lib/ids';
 import type { Business } from '../business/repo';
@@ -339,8 +340,13 @@ async function emitVerificationEvent(
   );
 }
 
-/** credit.low / credit.depleted when this debit is the one that crossed the line. */
-async function emitCreditEvents(trx: Parameters<typeof enqueueEvent>[0], businessId: string, refill: repo.Debited['autoRefill'], balanceAfter: number, now: Date): Promise<void> {
+/**
+ * credit.low / credit.depleted when this debit is the one that crossed the line: the webhook event
+ * (when the business has endpoints) and the owner's e-mail, both in the check's transaction. Costs
+ * nothing but arithmetic on every other check.
+ */
+async function emitCreditEvents(trx: Parameters<typeof enqueueEvent>[0], businessId: string, paid: repo.Debited, balanceAfter: number, now: Date): Promise<void> {
+  const refill = paid.autoRefill;
   const before = balanceAfter + PAISE_PER_VERIFICATION;
   // With auto-refill on, its threshold is when the business wants the reminder.
   const lowLine = refill.enabled && refill.thresholdPaise !== null ? refill.thresholdPaise : LOW_BALANCE_THRESHOLD_PAISE;
@@ -351,13 +357,18 @@ async function emitCreditEvents(trx: Parameters<typeof enqueueEvent>[0], busines
   };
   if (before >= lowLine && balanceAfter < lowLine) {
     const pack = refill.packId ? getTopUpPack(refill.packId) : undefined;
-    await enqueueEvent(trx, businessId, 'credit.low', {
-      ...credit,
-      auto_refill: { enabled: refill.enabled, pack_id: pack?.id ?? null, pack_amount: pack ? paiseToDecimalString(pack.amountPaise) : null },
-    }, now);
+    if (paid.hasWebhooks) {
+      await enqueueEvent(trx, businessId, 'credit.low', {
+        ...credit,
+        auto_refill: { enabled: refill.enabled, pack_id: pack?.id ?? null, pack_amount: pack ? paiseToDecimalString(pack.amountPaise) : null },
+      }, now);
+    }
+    // With auto-refill on, this crossing starts a refill, and its own mail (charged, or please pay) says so.
+    if (!refill.enabled) await queueBalanceMail(trx, businessId, 'balance_low', { balancePaise: balanceAfter, thresholdPaise: lowLine }, now);
   }
   if (before >= PAISE_PER_VERIFICATION && balanceAfter < PAISE_PER_VERIFICATION) {
-    await enqueueEvent(trx, businessId, 'credit.depleted', credit, now);
+    if (paid.hasWebhooks) await enqueueEvent(trx, businessId, 'credit.depleted', credit, now);
+    await queueBalanceMail(trx, businessId, 'balance_depleted', {}, now);
   }
 }
 
@@ -538,10 +549,8 @@ async function recordGroup(ctx: AppContext, tx: repo.CheckTx, items: PendingChec
       balance = balances.get(v.businessId)! - PAISE_PER_VERIFICATION;
       balances.set(v.businessId, balance);
       const paid = debited.get(v.businessId)!;
-      if (paid.hasWebhooks) {
-        await emitVerificationEvent(tx.kysely, v.businessId, v, now);
-        await emitCreditEvents(tx.kysely, v.businessId, paid.autoRefill, balance, now);
-      }
+      if (paid.hasWebhooks) await emitVerificationEvent(tx.kysely, v.businessId, v, now);
+      await emitCreditEvents(tx.kysely, v.businessId, paid, balance, now);
     } else {
       // Free: the balance is untouched, and no credit event can follow.
       const state = testState.get(v.businessId)!;

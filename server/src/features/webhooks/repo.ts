@@ -296,6 +296,8 @@ export async function finishAttempt(
   attemptId: string,
   now: Date,
   disableAfterMs = Infinity,
+  /** runs in the transaction that switches the endpoint off (the owner's e-mail) */
+  onDisabled?: (trx: Transaction<Database>, reason: string) => Promise<void>,
 ): Promise<string | null> {
   const ok = outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300;
   return db.transaction().execute(async (trx) => {
@@ -345,6 +347,7 @@ export async function finishAttempt(
     const last = outcome.statusCode !== null ? `HTTP ${outcome.statusCode}` : (outcome.error ?? 'no answer');
     const reason = `Every delivery failed for ${duration(now.getTime() - since.getTime())} (since ${since.toISOString().slice(0, 16).replace('T', ' ')} UTC; last: ${last}).`.slice(0, 200);
     await trx.updateTable('webhook').set({ is_active: false, disabled_reason: reason, disabled_at: now }).where('id', '=', delivery.webhookId).execute();
+    await onDisabled?.(trx, reason);
     // Its retries would only be cancelled when claimed; say so in the log at once.
     await trx
       .updateTable('webhook_delivery')

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../../context';
 import { newId } from '../../lib/ids';
 import { beat } from '../health/repo';
+import { queueWebhookDisabledMail } from '../mail/business-mail';
 import { metricsFor } from '../metrics/metrics';
 import * as repo from './repo';
 import type { WebhookSender } from './sender';
@@ -167,6 +168,7 @@ export class WebhookWorker {
       newId('wha'),
       finishedAt,
       this.ctx.config.webhookDisableAfterMs,
+      (trx, reason) => queueWebhookDisabledMail(trx, delivery.webhookId, delivery.url, reason, finishedAt),
     );
     if (disabled) this.options.logger?.warn({ webhookId: delivery.webhookId, reason: disabled }, 'webhook switched off after a day of failures');
     metricsFor(this.ctx).delivery(next.status === 'pending' ? 'retrying' : next.status);

@@ -1,4 +1,4 @@
-import { Home, LogOut } from 'lucide-react';
+import { Home, LogOut, Mail } from 'lucide-react';
 import { Link } from 'react-router';
 import { Avatar, AvatarFallback, AvatarImage } from '@/components/ui/avatar';
 import { Button } from '@/components/ui/button';
@@ -38,6 +38,12 @@ export function UserMenu({ user }: { user: CurrentUser }) {
           <Link to="/home">
             <Home aria-hidden="true" />
             Home
+          </Link>
+        </DropdownMenuItem>
+        <DropdownMenuItem asChild>
+          <Link to="/settings/email">
+            <Mail aria-hidden="true" />
+            E-mail settings
           </Link>
         </DropdownMenuItem>
         <DropdownMenuItem asChild>
