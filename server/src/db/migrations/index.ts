@@ -19,9 +19,9 @@ import * as m20261125300000 from './20261125300000_api_platform_lookups';
 import * as m20261125410000 from './20261125410000_webhook_endpoint_api';
 import * as m20261125420000 from './20261125420000_mail_outbox';
 import * as m20261125421000 from './20261125421000_test_mode';
-import * as m20261125422000 from './20261125422000_known_device';
 import * as m20261125440000 from './20261125440000_auto_refill';
 import * as m20261125450000 from './20261125450000_verification_index_prefix';
+import * as m20261125452000 from './20261125452000_known_device';
 
 /** Every migration, by name; names sort in the order they run. Add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -45,7 +45,7 @@ export const migrations: Record<string, Migration> = {
   '20261125410000_webhook_endpoint_api': m20261125410000,
   '20261125420000_mail_outbox': m20261125420000,
   '20261125421000_test_mode': m20261125421000,
-  '20261125422000_known_device': m20261125422000,
   '20261125440000_auto_refill': m20261125440000,
   '20261125450000_verification_index_prefix': m20261125450000,
+  '20261125452000_known_device': m20261125452000,
 };
