@@ -23,6 +23,7 @@ import { secondFactorRoutes } from './features/auth/second-factor-routes';
 import { sessionRoutes } from './features/sessions/routes';
 import { shareApiKeyInvalidation } from './features/business/api-keys';
 import { businessRoutes } from './features/business/routes';
+import { receiptRoutes } from './features/receipts/routes';
 import { contactRoutes } from './features/contact/routes';
 import { financialRoutes } from './features/financial/routes';
 import { healthRoutes } from './features/health/routes';
@@ -224,6 +225,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   await app.register(authRoutes);
   await app.register(passkeyRoutes);
   await app.register(businessRoutes);
+  await app.register(receiptRoutes);
   await app.register(webhookRoutes);
   await app.register(paymentRoutes);
   await app.register(razorpayWebhookRoutes);

@@ -103,7 +103,8 @@ export interface ReceiptTable {
   method: string;
   method_label: string;
   payment_reference: string;
-  utr: string | null;
+  /** the bank's UTR, or the gateway's payment id */
+  transaction_id: string | null;
   amount_paise: number;
   credits_added: number;
   buyer_name: string;

@@ -44,7 +44,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('method', 'varchar(20)', (c) => c.notNull())
     .addColumn('method_label', 'varchar(60)', (c) => c.notNull())
     .addColumn('payment_reference', 'varchar(120)', (c) => c.notNull())
-    .addColumn('utr', 'varchar(40)')
+    // the bank's UTR, or the gateway's payment id
+    .addColumn('transaction_id', 'varchar(80)')
     .addColumn('amount_paise', money, (c) => c.notNull())
     .addColumn('credits_added', money, (c) => c.notNull())
     .addColumn('buyer_name', 'varchar(200)', (c) => c.notNull())

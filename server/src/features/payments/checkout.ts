@@ -12,6 +12,7 @@ import type { CurrentUser } from '../auth/service';
 import { findBusinessById } from '../business/repo';
 import { requireBusiness } from '../business/service';
 import { appendCredit } from '../credits/repo';
+import { issueReceipt } from '../receipts/service';
 import { checkoutSignatureValid, createRazorpayOrder, webhookSignatureValid } from './razorpay';
 import * as repo from './repo';
 import { creditedText, packForAmount, refuseWhileImpersonating, rupeesInputToPaise } from './service';
@@ -101,6 +102,18 @@ async function creditOrder(
         },
         now,
       );
+      const receipt = await issueReceipt(trx, {
+        config: ctx.config,
+        businessId: order.businessId,
+        ledgerEntryId,
+        payment: { kind: 'razorpay_order', id: order.id },
+        method: 'razorpay',
+        methodLabel: 'Card/UPI (Razorpay)',
+        paymentReference: order.id,
+        transactionId: paymentId,
+        amountPaise: order.amountPaise,
+        issuedAt: now,
+      });
       await insertAuditEntry(
         trx,
         {
@@ -109,7 +122,15 @@ async function creditOrder(
           action: 'payment.razorpay_credited',
           subjectType: 'business',
           subjectId: order.businessId,
-          details: { order_id: order.id, payment_id: paymentId, via, amount_paise: order.amountPaise, ledger_entry_id: ledgerEntryId, balance_after_paise: balance },
+          details: {
+            order_id: order.id,
+            payment_id: paymentId,
+            via,
+            amount_paise: order.amountPaise,
+            ledger_entry_id: ledgerEntryId,
+            receipt_number: receipt.number,
+            balance_after_paise: balance,
+          },
         },
         now,
       );
