@@ -127,7 +127,8 @@ export const BillingBody = z
     ),
     billingState: z.preprocess(blankToNull, z.string().refine(isGstStateCode, 'Choose a state from the list.').nullable()),
     billingAddress: z.preprocess(
-      (v) => (typeof v === 'string' ? v.trim().replace(/\s*\n\s*/g, ', ') || null : v),
+      // one line on the receipt: "Plot 4,\nAndheri East" → "Plot 4, Andheri East"
+      (v) => (typeof v === 'string' ? v.split('\n').map((line) => line.trim().replace(/,$/, '')).filter(Boolean).join(', ') || null : v),
       storableText().max(300, 'The address can be at most 300 characters.').nullable(),
     ),
   })
