@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeRazorpay, type FakeRazorpay } from '../../../../test/fakes/razorpay';
 import { createTestApp, describeEachDialect, type TestApp } from '../../../../test/support/db';
-import { ORIGIN, call, createBusiness, impersonate, signIn, signInWithRole, submitPayment, type TestBusiness } from '../../../../test/support/payments';
+import { ORIGIN, call, createBusiness, impersonate, signIn, signInWithRole, submitPayment } from '../../../../test/support/payments';
+import type { TestBusiness } from '../../../../test/support/verify-api';
 import { readPdf } from '../../../../test/support/pdf';
 import { expectError, unique } from '../../../../test/support/verify-api';
 import type { Config } from '../../config';

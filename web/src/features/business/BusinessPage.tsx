@@ -14,6 +14,7 @@ import {
   useBusinessDashboard,
   useBusinessProfile,
   useLedger,
+  usePaymentHistory,
   type BusinessProfile,
 } from './api';
 import { AddCreditsDialog } from './components/AddCreditsDialog';
@@ -21,9 +22,11 @@ import { ApiConfigCard, OPENAPI_URL } from './components/ApiConfigCard';
 import { ApiKeyReveal, type RevealedKey } from './components/ApiKeyReveal';
 import { AutoRefillDialog } from './components/AutoRefillDialog';
 import { BalanceAlert, BalanceCard } from './components/Balance';
+import { BillingCard } from './components/BillingCard';
 import { CreditHistory } from './components/CreditHistory';
 import { DashboardSkeleton, StatsSkeleton } from './components/DashboardSkeleton';
 import { ExportUsageDialog } from './components/ExportUsageDialog';
+import { PaymentHistory } from './components/PaymentHistory';
 import { QuickActions, type QuickAction } from './components/QuickActions';
 import { RecentVerifications } from './components/RecentVerifications';
 import { RegenerateKeyDialog } from './components/RegenerateKeyDialog';
@@ -97,6 +100,7 @@ interface DashboardProps {
 function Dashboard({ profile, revealed, onReveal, onHideKey }: DashboardProps) {
   const dashboard = useBusinessDashboard(true);
   const ledger = useLedger(true);
+  const payments = usePaymentHistory(true);
   const [params, setParams] = useSearchParams();
   const tab: Tab = params.get('tab') === 'integration' ? 'integration' : 'overview';
   const [dialog, setDialog] = useState<QuickAction | null>(null);
@@ -198,6 +202,10 @@ function Dashboard({ profile, revealed, onReveal, onHideKey }: DashboardProps) {
               </div>
             </>
           )}
+          <div className="grid grid-cols-1 items-start gap-6 lg:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]">
+            <PaymentHistory entries={payments.data} isLoading={payments.isPending} isError={payments.isError} />
+            <BillingCard />
+          </div>
           <WebhooksSection />
         </TabsContent>
 

@@ -9,15 +9,21 @@ import type { TopUpPackId } from '@common/pricing';
 
 import type {
   AutoRefillBody,
+  BillingBody,
+  BillingDetails,
   BusinessDashboard,
   BusinessProfile,
   CreatedBusiness,
   LedgerEntry,
+  PaymentHistoryEntry,
   RegeneratedKey,
 } from '@common/contract/business';
 
 export type {
   AutoRefillSettings,
+  BillingBody,
+  BillingDetails,
+  PaymentHistoryEntry,
   BusinessDashboard,
   BusinessProfile,
   CreatedBusiness,
@@ -35,7 +41,14 @@ export const businessQueryKeys = {
   profile: ['/api/business/profile'] as const,
   dashboard: ['/api/business/dashboard'] as const,
   ledger: ['/api/business/ledger'] as const,
+  payments: ['/api/business/payments'] as const,
+  billing: ['/api/business/billing'] as const,
 };
+
+/** The receipt's PDF (the server answers it as a download). */
+export function receiptPdfUrl(receiptId: string): string {
+  return `/api/business/receipts/${encodeURIComponent(receiptId)}.pdf`;
+}
 
 export const USAGE_CSV_PATH = '/api/business/usage.csv';
 
@@ -122,6 +135,33 @@ export function useUpdateAutoRefill() {
     mutationFn: (input: AutoRefillInput) => apiSend<BusinessProfile>('PUT', '/api/business/auto-refill', input),
     onSuccess: (profile) => {
       client.setQueryData(businessQueryKeys.profile, profile);
+    },
+  });
+}
+
+/** Bank/UPI claims in every state and card payments, each with its receipt once credited. */
+export function usePaymentHistory(enabled: boolean) {
+  return useQuery({
+    queryKey: businessQueryKeys.payments,
+    queryFn: ({ signal }) => apiGet<PaymentHistoryEntry[]>('/api/business/payments', { signal }),
+    enabled,
+  });
+}
+
+export function useBillingDetails(enabled: boolean) {
+  return useQuery({
+    queryKey: businessQueryKeys.billing,
+    queryFn: ({ signal }) => apiGet<BillingDetails>('/api/business/billing', { signal }),
+    enabled,
+  });
+}
+
+export function useUpdateBilling() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: BillingBody) => apiSend<BillingDetails>('PUT', '/api/business/billing', input),
+    onSuccess: (details) => {
+      client.setQueryData(businessQueryKeys.billing, details);
     },
   });
 }
