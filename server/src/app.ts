@@ -32,7 +32,8 @@ import { installMetrics } from './features/metrics/routes';
 import { passkeyRoutes } from './features/passkeys/routes';
 import { paymentMethodsRoutes } from './features/payments/methods-routes';
 import { paymentRoutes, razorpayWebhookRoutes } from './features/payments/routes';
-import { siteRoutes } from './features/site/routes';
+import { createFiguresSource, type FiguresSource } from './features/site/figures';
+import { siteFiguresRoutes, siteRoutes } from './features/site/routes';
 import { loadPageRenderer } from './features/site/prerender';
 import { pageHtml } from './features/site/service';
 import { COMPRESSIBLE_FILE, CompressedBodyCache, sendCompressed } from './features/static/compression';
@@ -51,6 +52,8 @@ declare module 'fastify' {
     /** the shared rate-limit store's connection, when REDIS_URL is set (the admin dashboard pings it) */
     redis: Redis | null;
     routeTable: readonly RouteEntry[];
+    /** the landing page's live figures, counted at most once an hour (features/site/figures.ts) */
+    siteFigures: FiguresSource;
   }
 }
 
@@ -107,6 +110,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   });
 
   app.decorate('ctx', ctx);
+  app.decorate('siteFigures', createFiguresSource(ctx.db, app.log));
   // Every route as registered (tests read it: a permission test cannot forget a route).
   const routeTable: RouteEntry[] = [];
   app.decorate('routeTable', routeTable);
@@ -241,6 +245,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   await app.register(contactRoutes);
   await app.register(paymentMethodsRoutes);
   await app.register(siteRoutes);
+  await app.register(siteFiguresRoutes);
   // One per-key budget for every v1 route on both mounts.
   const apiKeyRateLimit = createApiKeyRateLimit(app);
   await app.register(verifyRoutesV1, { prefix: '/api/v1', rateLimit: apiKeyRateLimit });
@@ -312,7 +317,7 @@ async function registerWebApp(app: FastifyInstance): Promise<void> {
     }
     // The variant marker plus each public page's own title, description and preview tags,
     // compressed once per distinct page (the cache is keyed by content).
-    const html = await pageHtml(indexHtml, request, config, pageRenderer);
+    const html = await pageHtml(indexHtml, request, config, pageRenderer, app.siteFigures);
     reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8');
     return sendCompressed(request, reply, html, compressedPages);
   };

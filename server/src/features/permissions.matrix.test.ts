@@ -78,6 +78,7 @@ const MATRIX: Record<string, Row> = {
   'GET /robots.txt': everyone(200),
   'GET /sitemap.xml': everyone(200),
   'GET /blog/feed.xml': everyone(200),
+  'GET /api/site/figures': everyone(200), // the landing page's live figures, public
   'GET /metrics': everyone(404), // off unless METRICS_TOKEN is set (metrics/metrics.test.ts covers the token)
 
   // sign-in
