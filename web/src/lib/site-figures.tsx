@@ -1,5 +1,4 @@
-import { createContext, useContext, type ReactNode } from 'react';
-import { useQuery } from '@tanstack/react-query';
+import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
 import { SiteFigures } from '@common/contract/site';
 import { apiGet } from '@/lib/api';
 
@@ -30,15 +29,33 @@ function figuresInPage(): SiteFigures | undefined {
   }
 }
 
-/** The figures, or undefined while they are being fetched (or could not be). */
+/** One request per page load: the figures change hourly at most. */
+let request: Promise<SiteFigures | undefined> | undefined;
+
+function fetchFigures(): Promise<SiteFigures | undefined> {
+  request ??= apiGet<SiteFigures>('/api/site/figures').catch(() => undefined);
+  return request;
+}
+
+/** For tests: forget the fetched figures. */
+export function resetSiteFiguresForTests(): void {
+  request = undefined;
+}
+
+/**
+ * The figures, or undefined while they are being fetched (or could not be: the strip then shows
+ * the service targets only). No query client needed: the landing page renders without one.
+ */
 export function useSiteFigures(): SiteFigures | undefined {
   const given = useContext(SiteFiguresContext) ?? figuresInPage();
-  const fetched = useQuery({
-    queryKey: ['/api/site/figures'],
-    queryFn: ({ signal }) => apiGet<SiteFigures>('/api/site/figures', { signal }),
-    enabled: given === undefined,
-    staleTime: 60 * 60_000,
-    retry: false,
-  });
-  return given ?? fetched.data;
+  const [fetched, setFetched] = useState<SiteFigures | undefined>(undefined);
+  useEffect(() => {
+    if (given !== undefined) return;
+    let live = true;
+    void fetchFigures().then((figures) => live && setFetched(figures));
+    return () => {
+      live = false;
+    };
+  }, [given]);
+  return given ?? fetched;
 }
