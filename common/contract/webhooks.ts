@@ -6,6 +6,8 @@ export const Webhook = z.object({
   id: z.string(),
   url: z.string(),
   events: z.array(z.string()),
+  /** the owner's note on what the endpoint is for; set through the public API */
+  description: z.string().nullable(),
   isActive: z.boolean(),
   /** why the server switched it off (e.g. the endpoint answered 410 Gone), if it did */
   disabledReason: z.string().nullable(),

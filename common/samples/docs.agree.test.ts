@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { WEBHOOK_EVENTS } from '../../server/src/features/webhooks/events';
+import { TEST_EVENT, WEBHOOK_EVENTS } from '../../server/src/features/webhooks/events';
 import { ERROR_STATUS } from '../../server/src/lib/errors';
 import { createTestApp, describeEachDialect, type TestApp } from '../../test/support/db';
 import { bearer, createBusiness } from '../../test/support/verify-api';
@@ -32,6 +32,13 @@ describeEachDialect('the enterprise docs agree with the server', (dialect) => {
       'GET /verifications',
       'GET /verifications/{verification_id}',
       'GET /users',
+      'GET /webhook_endpoints',
+      'POST /webhook_endpoints',
+      'GET /webhook_endpoints/{id}',
+      'PATCH /webhook_endpoints/{id}',
+      'DELETE /webhook_endpoints/{id}',
+      'POST /webhook_endpoints/{id}/test',
+      'GET /webhook_endpoints/{id}/deliveries',
     ]);
     for (const op of ops) {
       expect(sampleOperationFor(op.method, op.path), op.path).toBeDefined();
@@ -68,7 +75,7 @@ describeEachDialect('the enterprise docs agree with the server', (dialect) => {
   });
 
   it('lists exactly the webhook events the server sends', () => {
-    expect(WEBHOOK_EVENTS_DOC.map((e) => e.event)).toEqual([...WEBHOOK_EVENTS]);
+    expect(WEBHOOK_EVENTS_DOC.map((e) => e.event)).toEqual([...WEBHOOK_EVENTS, TEST_EVENT]);
   });
 
   it('names the rate-limit headers a real answer carries, and Retry-After on a 429', async () => {

@@ -39,11 +39,18 @@ export type SampleOperationId =
   | 'getUser'
   | 'listUsers'
   | 'getVerification'
-  | 'listVerifications';
+  | 'listVerifications'
+  | 'listWebhookEndpoints'
+  | 'createWebhookEndpoint'
+  | 'getWebhookEndpoint'
+  | 'updateWebhookEndpoint'
+  | 'deleteWebhookEndpoint'
+  | 'testWebhookEndpoint'
+  | 'listWebhookEndpointDeliveries';
 
 export interface SampleOperation {
   readonly id: SampleOperationId;
-  readonly method: 'GET' | 'POST' | 'DELETE';
+  readonly method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /** Path relative to the API base URL, as the OpenAPI document writes it. */
   readonly path: string;
   /** The body shown when the caller gives none (null: the operation takes no body). */
@@ -60,6 +67,8 @@ export interface SampleOperation {
 
 export const EXAMPLE_USER_ID = 'user_42';
 export const EXAMPLE_VERIFICATION_ID = 'ver_8Jq2x0aZ7bYtLw3KpQ4n';
+export const EXAMPLE_WEBHOOK_ENDPOINT_ID = 'wh_3kTq8ZpL0aX2mN7vR4sY';
+const endpointParams = { id: EXAMPLE_WEBHOOK_ENDPOINT_ID };
 
 export const SAMPLE_OPERATIONS: Readonly<Record<SampleOperationId, SampleOperation>> = Object.freeze({
   profile: { id: 'profile', method: 'GET', path: '/profile', exampleBody: null },
@@ -79,6 +88,25 @@ export const SAMPLE_OPERATIONS: Readonly<Record<SampleOperationId, SampleOperati
     examplePathParams: { verification_id: EXAMPLE_VERIFICATION_ID },
   },
   listVerifications: { id: 'listVerifications', method: 'GET', path: '/verifications', exampleBody: null, exampleQuery: { user_id: EXAMPLE_USER_ID, limit: '20' } },
+  listWebhookEndpoints: { id: 'listWebhookEndpoints', method: 'GET', path: '/webhook_endpoints', exampleBody: null, exampleQuery: { limit: '20' } },
+  createWebhookEndpoint: {
+    id: 'createWebhookEndpoint',
+    method: 'POST',
+    path: '/webhook_endpoints',
+    exampleBody: { url: 'https://example.com/hooks/sixdigit', events: ['verification.success', 'verification.failed'], description: 'Production login service' },
+  },
+  getWebhookEndpoint: { id: 'getWebhookEndpoint', method: 'GET', path: '/webhook_endpoints/{id}', exampleBody: null, examplePathParams: endpointParams },
+  updateWebhookEndpoint: { id: 'updateWebhookEndpoint', method: 'PATCH', path: '/webhook_endpoints/{id}', exampleBody: { is_active: false }, examplePathParams: endpointParams },
+  deleteWebhookEndpoint: { id: 'deleteWebhookEndpoint', method: 'DELETE', path: '/webhook_endpoints/{id}', exampleBody: null, examplePathParams: endpointParams },
+  testWebhookEndpoint: { id: 'testWebhookEndpoint', method: 'POST', path: '/webhook_endpoints/{id}/test', exampleBody: null, examplePathParams: endpointParams },
+  listWebhookEndpointDeliveries: {
+    id: 'listWebhookEndpointDeliveries',
+    method: 'GET',
+    path: '/webhook_endpoints/{id}/deliveries',
+    exampleBody: null,
+    examplePathParams: endpointParams,
+    exampleQuery: { limit: '20' },
+  },
 });
 
 /** The samples of an OpenAPI operation (method + path), main one first; empty if none. */

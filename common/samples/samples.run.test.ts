@@ -141,6 +141,36 @@ describeEachDialect('every code sample, executed against a live server', (dialec
     expect(after.statusCode).toBe(404);
   });
 
+  it.each(LANGUAGES)('%s: webhook endpoints: create (secret once) → get → list → pause → test refused → resume → test → deliveries → delete', async (language) => {
+    const input = { baseUrl: base, apiKey: owner.apiKey };
+    const url = `https://9.9.9.9/hooks/${language}-${dialect}`; // a public address literal: no DNS in tests
+    const created = json(await run(language, renderSample('createWebhookEndpoint', language, { ...input, body: { url, events: ['verification.failed'], description: language } })));
+    expect(created).toMatchObject({ id: expect.stringMatching(/^wh_/), url, events: ['verification.failed'], description: language, is_active: true, secret: expect.stringMatching(/^whsec_/) });
+    const pathParams = { id: created.id };
+
+    const { secret: _secret, ...view } = created;
+    expect(json(await run(language, renderSample('getWebhookEndpoint', language, { ...input, pathParams })))).toEqual(view);
+    const listed = json(await run(language, renderSample('listWebhookEndpoints', language, { ...input, query: { limit: '100' } })));
+    expect(listed.data).toContainEqual(view);
+
+    expect(json(await run(language, renderSample('updateWebhookEndpoint', language, { ...input, pathParams })))).toEqual({ ...view, is_active: false });
+    // A paused endpoint gets no test event: the sample exits non-zero and names the code.
+    const refused = await run(language, renderSample('testWebhookEndpoint', language, { ...input, pathParams }));
+    expect(refused.code).not.toBe(0);
+    expect(`${refused.stdout}${refused.stderr}`).toContain('conflict');
+    json(await run(language, renderSample('updateWebhookEndpoint', language, { ...input, pathParams, body: { is_active: true } })));
+
+    const queued = json(await run(language, renderSample('testWebhookEndpoint', language, { ...input, pathParams })));
+    expect(queued).toEqual({ queued: true, delivery_id: expect.stringMatching(/^msg_/) });
+    const deliveries = json(await run(language, renderSample('listWebhookEndpointDeliveries', language, { ...input, pathParams })));
+    expect(deliveries).toEqual({ data: [expect.objectContaining({ id: queued.delivery_id, type: 'test.ping' })], has_more: false });
+
+    const deleted = await run(language, renderSample('deleteWebhookEndpoint', language, { ...input, pathParams }));
+    expect(deleted.code, deleted.stderr).toBe(0);
+    expect(deleted.stdout.trim()).toBe(language === 'curl' ? '' : '204');
+    expect((await t.app.inject({ method: 'GET', url: `/api/v1/webhook_endpoints/${created.id}`, headers: bearer(owner.apiKey) })).statusCode).toBe(404);
+  });
+
   it.each(LANGUAGES)('%s: an error answer (bad key) exits non-zero and names the error code', async (language) => {
     const result = await run(language, renderSample('test', language, { baseUrl: base, apiKey: 'sk_live_notARealKey000000000000000000' }));
     expect(result.code).not.toBe(0);

@@ -58,8 +58,8 @@ describe('webhooks on the business dashboard', () => {
       'webhook-timestamp': delivery!.headers['webhook-timestamp'] as string,
       'webhook-signature': delivery!.headers['webhook-signature'] as string,
     }) as { event: string };
-    expect(event.event).toBe('webhook.test');
-    expect(delivery!.headers['x-sixdigit-event']).toBe('webhook.test');
+    expect(event.event).toBe('test.ping');
+    expect(delivery!.headers['x-sixdigit-event']).toBe('test.ping');
     expect(h.pageErrors(page)).toEqual([]);
   });
 });

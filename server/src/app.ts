@@ -20,6 +20,7 @@ import { installCsrfGuard } from './features/auth/csrf';
 import { authRoutes } from './features/auth/routes';
 import { userTotpRoutes } from './features/authenticator/routes';
 import { secondFactorRoutes } from './features/auth/second-factor-routes';
+import { mailRoutes } from './features/mail/routes';
 import { sessionRoutes } from './features/sessions/routes';
 import { shareApiKeyInvalidation } from './features/business/api-keys';
 import { businessRoutes } from './features/business/routes';
@@ -237,6 +238,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   await app.register(userTotpRoutes);
   await app.register(secondFactorRoutes);
   await app.register(sessionRoutes);
+  await app.register(mailRoutes);
   await app.register(adminMfaRoutes);
   await app.register(adminImpersonationRoutes);
   await app.register(adminRoutes);

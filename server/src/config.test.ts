@@ -9,6 +9,7 @@ const production = {
   ADMIN_EMAIL: 'ops@sixdigit.example',
   OIDC_CLIENT_ID: 'client',
   OIDC_CLIENT_SECRET: 'secret',
+  SMTP_URL: 'smtp://mailer:secret@smtp.sixdigit.example:587',
 };
 
 function problemsOf(env: Record<string, string>): string[] {
@@ -55,9 +56,9 @@ describe('loadConfig', () => {
     expect(problems.some((p) => p.startsWith(`${variable}:`))).toBe(true);
   });
 
-  it('refuses to start in production without an OIDC issuer, encryption key, admin e-mail or public URL', () => {
+  it('refuses to start in production without an OIDC issuer, encryption key, admin e-mail, public URL or SMTP server', () => {
     const problems = problemsOf({ NODE_ENV: 'production' });
-    for (const variable of ['OIDC_CLIENT_ID', 'APP_ENCRYPTION_KEY', 'ADMIN_EMAIL', 'PUBLIC_URL']) {
+    for (const variable of ['OIDC_CLIENT_ID', 'APP_ENCRYPTION_KEY', 'ADMIN_EMAIL', 'PUBLIC_URL', 'SMTP_URL']) {
       expect(problems.some((p) => p.startsWith(`${variable}:`))).toBe(true);
     }
   });

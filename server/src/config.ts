@@ -86,6 +86,22 @@ const envSchema = z.object({
   RAZORPAY_KEY_SECRET: z.preprocess(emptyToUndefined, z.string().min(8, 'must be at least 8 characters').max(200).optional()),
   RAZORPAY_WEBHOOK_SECRET: z.preprocess(emptyToUndefined, z.string().min(8, 'must be at least 8 characters').max(200).optional()),
   RAZORPAY_API_BASE: z.preprocess(emptyToUndefined, z.url({ message: 'must be an absolute URL' }).default('https://api.razorpay.com')),
+  SMTP_URL: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .refine((v) => /^smtps?:\/\/[^/]+/.test(v) && URL.canParse(v), { message: 'must be smtp://user:pass@host:587 or smtps://user:pass@host:465' })
+      .optional(),
+  ),
+  MAIL_FROM: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .trim()
+      .max(200)
+      .regex(/^(?:[^<>\r\n"]{1,100} <[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+)$/, 'must be an address (billing@example.com) or "Name <billing@example.com>"')
+      .optional(),
+  ),
   LUNA_LLM_BASE_URL: z.preprocess(emptyToUndefined, z.url({ message: 'must be an absolute URL (an OpenAI-compatible /v1 base)' }).optional()),
   LUNA_LLM_API_KEY: optionalString,
   LUNA_LLM_MODEL: z.preprocess(emptyToUndefined, z.string().min(1).max(200).default('llama3.2')),
@@ -141,6 +157,11 @@ export interface Config {
   razorpay: RazorpayConfig | undefined;
   /** Luna drafts answers with this OpenAI-compatible model when set (else retrieval only) */
   lunaLlm: { baseUrl: string; apiKey: string | undefined; model: string; timeoutMs: number } | undefined;
+  /**
+   * Outbound e-mail. `smtpUrl` undefined: messages are written as .eml files under `outboxDir`
+   * (development); production refuses to start without it.
+   */
+  mail: { smtpUrl: string | undefined; from: string; outboxDir: string };
   /** GET /metrics answers only with this Bearer token; undefined: /metrics is off (404) */
   metricsToken: string | undefined;
   /** the upkeep job's period (0: off in this instance) and how long verification details are kept (0: forever) */
@@ -238,6 +259,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     if (!env.APP_ENCRYPTION_KEY) problems.push('APP_ENCRYPTION_KEY: required in production (openssl rand -base64 32)');
     if (!env.ADMIN_EMAIL) problems.push('ADMIN_EMAIL: required in production');
     if (!env.PUBLIC_URL) problems.push('PUBLIC_URL: required in production (the https:// address users open)');
+    if (!env.SMTP_URL) problems.push('SMTP_URL: required in production (smtp://user:pass@host:587 or smtps://…); without it no e-mail leaves the server');
   }
   if (problems.length > 0) throw new ConfigError(problems);
 
@@ -293,6 +315,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     lunaLlm: env.LUNA_LLM_BASE_URL
       ? { baseUrl: env.LUNA_LLM_BASE_URL.replace(/\/+$/, ''), apiKey: env.LUNA_LLM_API_KEY, model: env.LUNA_LLM_MODEL, timeoutMs: env.LUNA_LLM_TIMEOUT_MS }
       : undefined,
+    mail: {
+      smtpUrl: env.SMTP_URL,
+      from: env.MAIL_FROM ?? `Sixdigit <no-reply@${new URL(env.PUBLIC_URL ?? 'http://localhost').hostname}>`,
+      outboxDir: join(env.DATA_DIR, 'mail'),
+    },
     metricsToken: env.METRICS_TOKEN,
     upkeep: { intervalMs: env.UPKEEP_INTERVAL_SECONDS * 1000, verificationRetentionDays: env.VERIFICATION_RETENTION_DAYS },
   };

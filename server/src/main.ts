@@ -2,6 +2,8 @@ import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { createContext, migrateToLatest } from './context';
 import { startupEnrolmentNotice } from './features/admin/mfa-enrolment';
+import { createMailTransport } from './features/mail/transport';
+import { MailWorker } from './features/mail/worker';
 import { UpkeepJob } from './features/upkeep/job';
 import { createSender } from './features/webhooks/sender';
 import { WebhookWorker } from './features/webhooks/worker';
@@ -28,6 +30,9 @@ async function main(): Promise<void> {
     : undefined;
   // Stop claiming new deliveries before the database closes; in-flight ones finish first.
   app.addHook('preClose', async () => worker?.stop());
+  // The mail outbox: SMTP_URL, or .eml files under DATA_DIR/mail with a log line each.
+  const mailWorker = new MailWorker(ctx, { transport: createMailTransport(config, app.log), logger: app.log });
+  app.addHook('preClose', async () => mailWorker.stop());
   const upkeep = new UpkeepJob(ctx, { intervalMs: config.upkeep.intervalMs, logger: app.log });
   app.addHook('preClose', async () => upkeep.stop());
 
@@ -46,6 +51,7 @@ async function main(): Promise<void> {
 
   await app.listen({ port: config.port, host: config.host });
   worker?.start();
+  mailWorker.start();
   upkeep.start();
   const where = config.database.kind === 'sqlite' ? `SQLite at ${config.database.file}` : 'PostgreSQL';
   app.log.info(`Sixdigit is up on ${config.publicUrl} (${where}${config.oidc ? '' : ', local development sign-in'})`);

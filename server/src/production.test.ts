@@ -39,6 +39,7 @@ describeEachDialect('production mode', (dialect) => {
       OIDC_CLIENT_SECRET: provider.clientSecret,
       APP_ENCRYPTION_KEY: Buffer.alloc(32, 11).toString('base64'),
       ADMIN_EMAIL: 'admin@example.com',
+      SMTP_URL: 'smtp://127.0.0.1:2525',
     });
     // Two routes that fail the way real code does (registered before the app is ready).
     t.app.get('/api/test-only/throws', async () => {

@@ -94,6 +94,16 @@ describeEachDialect('no secret a route hands out is readable at rest', (dialect)
     const chosen = `whsec_${randomBytes(32).toString('base64')}`;
     ok(await call({ method: 'POST', url: '/api/webhooks', cookie: biz.cookie, payload: { url: 'https://9.9.9.9/other', events: ['credit.low'], secret: chosen } }), 201);
     needles.push(webhookSecretNeedle('chosen webhook secret', chosen));
+    // Over the public API, with and without an Idempotency-Key (the stored answer holds the secret).
+    for (const headers of [{}, { 'idempotency-key': unique('idem') }]) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/webhook_endpoints',
+        headers: { authorization: `Bearer ${apiKey}`, ...headers },
+        payload: { url: 'https://9.9.9.9/api-hooks', events: ['credit.low'] },
+      });
+      needles.push(webhookSecretNeedle('webhook secret from POST /api/v1/webhook_endpoints', ok(res, 201).secret));
+    }
 
     // Account TOTP of a signed-in person (and its reset, which hands out a new set).
     const personEmail = `${unique('person')}@example.com`;
@@ -128,9 +138,9 @@ describeEachDialect('no secret a route hands out is readable at rest', (dialect)
     expect(admin.recoveryCodes.length).toBeGreaterThan(0);
     for (const code of admin.recoveryCodes) needles.push(codeNeedle('admin MFA recovery code', code));
 
-    // The keyed calls above were stored (three answers), so the scan below reads them.
+    // The keyed calls above were stored (four answers: generate, verify, webhook endpoint), so the scan below reads them.
     const stored = await t.ctx.db.selectFrom('idempotency_record').select('idempotency_key').where('business_id', '=', biz.businessId).execute();
-    expect(stored).toHaveLength(3);
+    expect(stored).toHaveLength(4);
 
     // The scan. Rows first, then (SQLite) the bytes on disk, write-ahead log included.
     expect(await everyStoredValue(t.ctx).then((values) => values.some((v) => v.where.startsWith('idempotency_record.')))).toBe(true);

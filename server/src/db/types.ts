@@ -188,6 +188,8 @@ export interface WebhookTable {
   business_id: string;
   url: string;
   events: Json;
+  /** the owner's note on what the endpoint is for (API: `description`) */
+  description: string | null;
   secret_enc: string;
   is_active: Bool;
   disabled_reason: string | null;
@@ -482,6 +484,43 @@ export interface WebauthnChallengeTable {
   created_at: Timestamp;
 }
 
+export type MailStatus = 'pending' | 'sending' | 'sent' | 'failed' | 'suppressed';
+
+export interface MailOutboxTable {
+  id: string;
+  user_id: string | null;
+  to_address: string;
+  category: string;
+  template: string;
+  data: Json;
+  attachments: Json;
+  dedupe_key: string | null;
+  status: MailStatus;
+  attempt_count: number;
+  next_attempt_at: Timestamp;
+  locked_until: Timestamp | null;
+  last_error: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  sent_at: Timestamp | null;
+}
+
+export interface MailAttemptTable {
+  id: string;
+  mail_id: string;
+  attempt_number: number;
+  outcome: 'sent' | 'retry' | 'failed';
+  smtp_response: string | null;
+  created_at: Timestamp;
+}
+
+export interface MailPreferenceTable {
+  user_id: string;
+  category: string;
+  enabled: Bool;
+  updated_at: Timestamp;
+}
+
 export interface Database {
   user: UserTable;
   session: SessionTable;
@@ -519,6 +558,9 @@ export interface Database {
   contact_message: ContactMessageTable;
   passkey: PasskeyTable;
   webauthn_challenge: WebauthnChallengeTable;
+  mail_outbox: MailOutboxTable;
+  mail_attempt: MailAttemptTable;
+  mail_preference: MailPreferenceTable;
 }
 
 export type Dialect = 'sqlite' | 'postgres';

@@ -177,6 +177,12 @@ const MATRIX: Record<string, Row> = {
   'POST /api/contact': everyone('4xx'), // 400, or 429 once this address has sent 5
   'GET /api/contact/mine': session(200),
   'GET /api/contact/status': everyone(400),
+  // e-mail (issue 22): one's own preferences; unsubscribe links are the token's authority, signed out
+  'GET /api/user/email-preferences': session(200),
+  'PUT /api/user/email-preferences': session(400, { admin_impersonating: 403 }), // only the person chooses
+  'GET /api/mail/unsubscribe': everyone(400), // no token
+  'POST /api/mail/unsubscribe': everyone(400),
+  'POST /api/mail/one-click/:token': everyone(400), // ":token" is not a token
 
   // the public API, on both mounts; the victim's enrolled user is 404 to another business's key
   ...v1('GET /api/v1/profile', apiKey(200)),
@@ -189,6 +195,14 @@ const MATRIX: Record<string, Row> = {
   ...v1('GET /api/v1/users/:user_id', apiKey(404)),
   ...v1('GET /api/v1/verifications', apiKey(200)),
   ...v1('GET /api/v1/verifications/:verification_id', apiKey(404)),
+  // webhook endpoints: another business's key gets its own (empty) list and 404 for the victim's endpoint
+  ...v1('GET /api/v1/webhook_endpoints', apiKey(200)),
+  ...v1('POST /api/v1/webhook_endpoints', apiKey(400)), // {} names no url or events
+  ...v1('GET /api/v1/webhook_endpoints/:id', apiKey(404)),
+  ...v1('PATCH /api/v1/webhook_endpoints/:id', apiKey(404)),
+  ...v1('DELETE /api/v1/webhook_endpoints/:id', apiKey(404)),
+  ...v1('POST /api/v1/webhook_endpoints/:id/test', apiKey(404)),
+  ...v1('GET /api/v1/webhook_endpoints/:id/deliveries', apiKey(404)),
   'GET /api/v1/openapi.json': everyone(200),
 
   // the admin area, as its own matrix says
@@ -334,6 +348,7 @@ describeEachDialect('permission matrix: every route × every caller', (dialect) 
   function urlFor(path: string): string {
     return path
       .replace(/^\/api\/webhooks\/:id/, `/api/webhooks/${victim.webhookId}`)
+      .replace(/^((\/api)?\/v1\/webhook_endpoints)\/:id/, `$1/${victim.webhookId}`)
       .replace(/^\/api\/business\/notifications\/:id/, `/api/business/notifications/${victim.notificationId}`)
       .replace(/^\/api\/business\/receipts\/:id/, `/api/business/receipts/${victim.receiptId}`)
       .replace(':user_id', victim.enrolledUserId)

@@ -24,7 +24,7 @@ export function installErrorHandling(app: FastifyInstance): void {
 
     if (error instanceof AppError) {
       reply.headers(error.headers);
-      return send(error.status, error.code, error.message);
+      return send(error.status, error.code, error.message, error.details);
     }
     if (hasZodFastifySchemaValidationErrors(error) || error.validation) {
       const { message, details } = describeValidation(error);

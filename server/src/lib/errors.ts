@@ -50,6 +50,8 @@ export class AppError extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly headers: Record<string, string> = {},
+    /** on validation_failed: the refused fields, like a schema's 400 lists them */
+    readonly details?: ErrorDetail[],
   ) {
     super(message);
     this.name = 'AppError';

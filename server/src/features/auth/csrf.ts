@@ -4,7 +4,7 @@ import { requestOrigin } from '../../lib/http';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** Paths authenticated by something other than the session cookie (API keys, provider signatures). */
-export const NOT_COOKIE_AUTHENTICATED = [/^\/api\/v1\//, /^\/v1\//, /^\/api\/webhooks\/incoming\//, /^\/api\/payments\/razorpay\/webhook$/];
+export const NOT_COOKIE_AUTHENTICATED = [/^\/api\/v1\//, /^\/v1\//, /^\/api\/webhooks\/incoming\//, /^\/api\/payments\/razorpay\/webhook$/, /^\/api\/mail\/one-click\//];
 
 export type SiteSignal = 'same-origin' | 'foreign' | 'none';
 

@@ -329,6 +329,7 @@ describeEachDialect('OpenID Connect sign-in', (dialect) => {
         NODE_ENV: 'production',
         APP_ENCRYPTION_KEY: Buffer.alloc(32, 9).toString('base64'),
         ADMIN_EMAIL: 'admin@example.com',
+        SMTP_URL: 'smtp://127.0.0.1:2525',
       });
     });
     afterAll(async () => prod?.close());

@@ -15,6 +15,7 @@ const PRODUCTION = {
   OIDC_CLIENT_ID: 'client-id',
   OIDC_CLIENT_SECRET: 'client-secret',
   PUBLIC_URL: 'https://sixdigit.example.com',
+  SMTP_URL: 'smtp://127.0.0.1:2525',
 };
 
 describeEachDialect('GET /api/payments/methods (public facts for /payment-methods)', (dialect) => {

@@ -3,7 +3,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestApp, describeEachDialect, type TestApp } from '../../../../test/support/db';
 import { bearer, createBusiness } from '../../../../test/support/verify-api';
-import { WEBHOOK_EVENTS } from '../webhooks/events';
+import { TEST_EVENT, WEBHOOK_EVENTS } from '../webhooks/events';
 
 type Json = Record<string, any>;
 
@@ -18,6 +18,13 @@ const OPERATIONS: Record<string, { success: string; errors: string[] }> = {
   'get /users': { success: '200', errors: ['400', '401', '404', '429'] },
   'get /verifications/{verification_id}': { success: '200', errors: ['400', '401', '404', '429'] },
   'get /verifications': { success: '200', errors: ['400', '401', '404', '429'] },
+  'get /webhook_endpoints': { success: '200', errors: ['400', '401', '404', '429'] },
+  'post /webhook_endpoints': { success: '201', errors: ['400', '401', '409', '413', '429'] },
+  'get /webhook_endpoints/{id}': { success: '200', errors: ['400', '401', '404', '429'] },
+  'patch /webhook_endpoints/{id}': { success: '200', errors: ['400', '401', '404', '413', '429'] },
+  'delete /webhook_endpoints/{id}': { success: '204', errors: ['401', '404', '429'] },
+  'post /webhook_endpoints/{id}/test': { success: '202', errors: ['401', '404', '409', '429'] },
+  'get /webhook_endpoints/{id}/deliveries': { success: '200', errors: ['400', '401', '404', '429'] },
 };
 const split = (operation: string) => operation.split(' ') as [string, string];
 
@@ -131,7 +138,7 @@ describeEachDialect('OpenAPI document of the public API', (dialect) => {
   });
 
   it('describes each webhook event (OpenAPI 3.1 webhooks) with its payload and the three signature headers', () => {
-    expect(Object.keys(doc.webhooks).sort()).toEqual([...WEBHOOK_EVENTS].sort());
+    expect(Object.keys(doc.webhooks).sort()).toEqual([...WEBHOOK_EVENTS, TEST_EVENT].sort());
     for (const [event, item] of Object.entries(doc.webhooks as Record<string, Json>)) {
       const headers = item.post.parameters.filter((p: Json) => p.in === 'header' && p.required).map((p: Json) => p.name);
       expect(headers).toEqual(['webhook-id', 'webhook-timestamp', 'webhook-signature']);

@@ -1,4 +1,4 @@
-import { WEBHOOK_EVENTS } from '../webhooks/events';
+import { TEST_EVENT, WEBHOOK_EVENTS } from '../webhooks/events';
 
 /**
  * What the zod schemas cannot say about the public API, added to the generated document in one
@@ -19,6 +19,8 @@ interface OperationSpec {
   example: unknown;
   /** answers to a retried Idempotency-Key carry Idempotent-Replayed */
   idempotent?: boolean;
+  /** the request body's example (operations that take one) */
+  requestExample?: unknown;
 }
 
 const VERIFICATION_EXAMPLE = {
@@ -41,6 +43,31 @@ const USER_EXAMPLE = {
   purpose: 'login',
   last_verified_at: '2026-11-25T10:00:00.000Z',
   backup_codes_left: 9,
+};
+
+const ENDPOINT_EXAMPLE = {
+  id: 'wh_3kTq8ZpL0aX2mN7vR4sY',
+  url: 'https://example.com/hooks/sixdigit',
+  events: ['verification.success', 'verification.failed'],
+  description: 'Production login service',
+  is_active: true,
+  disabled_reason: null,
+  disabled_at: null,
+  created_at: '2026-11-25T10:00:00.000Z',
+  last_triggered_at: '2026-11-25T10:05:00.000Z',
+};
+const DELIVERY_EXAMPLE = {
+  id: 'msg_2Vx8LkP0qR7tZ1aB9cDe',
+  type: 'verification.success',
+  status: 'succeeded',
+  verification_id: 'ver_8Jq2x0aZ7bYtLw3KpQ4n',
+  attempt_count: 2,
+  next_attempt_at: null,
+  created_at: '2026-11-25T10:00:00.000Z',
+  attempts: [
+    { attempt_number: 1, status_code: 503, error: null, response_time_ms: 120, created_at: '2026-11-25T10:00:00.100Z' },
+    { attempt_number: 2, status_code: 200, error: null, response_time_ms: 85, created_at: '2026-11-25T10:00:01.200Z' },
+  ],
 };
 
 export const PUBLIC_OPERATIONS: Record<string, OperationSpec> = {
@@ -85,6 +112,32 @@ export const PUBLIC_OPERATIONS: Record<string, OperationSpec> = {
   'get /users': { operationId: 'listUsers', errors: { '404': ['not_found'] }, example: { data: [USER_EXAMPLE], has_more: false } },
   'get /verifications/{verification_id}': { operationId: 'getVerification', errors: { '404': ['not_found'] }, example: VERIFICATION_EXAMPLE },
   'get /verifications': { operationId: 'listVerifications', errors: { '404': ['not_found'] }, example: { data: [VERIFICATION_EXAMPLE], has_more: true } },
+  'get /webhook_endpoints': { operationId: 'listWebhookEndpoints', errors: { '404': ['not_found'] }, example: { data: [ENDPOINT_EXAMPLE], has_more: false } },
+  'post /webhook_endpoints': {
+    operationId: 'createWebhookEndpoint',
+    errors: { '409': ['conflict'] },
+    idempotent: true,
+    example: { ...ENDPOINT_EXAMPLE, last_triggered_at: null, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' },
+    requestExample: { url: 'https://example.com/hooks/sixdigit', events: ['verification.success', 'verification.failed'], description: 'Production login service' },
+  },
+  'get /webhook_endpoints/{id}': { operationId: 'getWebhookEndpoint', errors: { '404': ['not_found'] }, example: ENDPOINT_EXAMPLE },
+  'patch /webhook_endpoints/{id}': {
+    operationId: 'updateWebhookEndpoint',
+    errors: { '404': ['not_found'] },
+    example: { ...ENDPOINT_EXAMPLE, is_active: false },
+    requestExample: { is_active: false },
+  },
+  'delete /webhook_endpoints/{id}': { operationId: 'deleteWebhookEndpoint', errors: { '404': ['not_found'] }, example: null },
+  'post /webhook_endpoints/{id}/test': {
+    operationId: 'testWebhookEndpoint',
+    errors: { '404': ['not_found'], '409': ['conflict'] },
+    example: { queued: true, delivery_id: 'msg_2Vx8LkP0qR7tZ1aB9cDe' },
+  },
+  'get /webhook_endpoints/{id}/deliveries': {
+    operationId: 'listWebhookEndpointDeliveries',
+    errors: { '404': ['not_found'] },
+    example: { data: [DELIVERY_EXAMPLE], has_more: false },
+  },
 };
 
 const STATUS_TEXT: Record<string, string> = {
@@ -159,7 +212,7 @@ function errorSchema(codes: string[]): Json {
   };
 }
 
-const DATE_TIME_FIELDS = new Set(['timestamp', 'created_at', 'enrolled_at', 'last_verified_at']);
+const DATE_TIME_FIELDS = new Set(['timestamp', 'created_at', 'enrolled_at', 'last_verified_at', 'disabled_at', 'last_triggered_at', 'next_attempt_at']);
 const MONEY_FIELDS = new Set(['cost', 'balance']);
 
 /** Formats by field name, everywhere in a schema: date-times and rupee amounts ("0.10"). */
@@ -263,11 +316,20 @@ const WEBHOOK_DATA: Record<string, { description: string; data: Json; example: J
     data: { type: 'object', required: ['balance'], properties: { balance: { type: 'string' }, verifications_left: { type: 'integer', minimum: 0 } } },
     example: { balance: '0.05', verifications_left: 0 },
   },
+  [TEST_EVENT]: {
+    description: 'Sent on request (POST /webhook_endpoints/{id}/test, or the dashboard’s Send test) to one endpoint; never subscribed to.',
+    data: {
+      type: 'object',
+      required: ['message', 'webhook_id'],
+      properties: { message: { type: 'string' }, webhook_id: { type: 'string', description: 'The endpoint it was sent to.' } },
+    },
+    example: { message: 'This is a test event from Sixdigit.', webhook_id: 'wh_3kTq8ZpL0aX2mN7vR4sY' },
+  },
 };
 
 function webhookSection(): Json {
   return Object.fromEntries(
-    WEBHOOK_EVENTS.map((event) => {
+    [...WEBHOOK_EVENTS, TEST_EVENT].map((event) => {
       const spec = WEBHOOK_DATA[event]!;
       const payload = {
         type: 'object',
@@ -355,7 +417,7 @@ export function completePublicApiDocument(doc: Json): Json {
         op.requestBody.content['application/json'].schema = verifyBodies(op.requestBody.content['application/json'].schema);
         op.requestBody.content['application/json'].example = { user_id: 'user_42', totp_code: '123456' };
       } else if (op.requestBody) {
-        op.requestBody.content['application/json'].example = { user_id: 'user_42' };
+        op.requestBody.content['application/json'].example = spec.requestExample ?? { user_id: 'user_42' };
       }
     }
   }
@@ -377,6 +439,7 @@ export function completePublicApiDocument(doc: Json): Json {
     { name: 'account', description: 'Your key, balance and limits.' },
     { name: 'enrolment', description: 'Enrol, look up and remove your users.' },
     { name: 'verification', description: 'Check codes and look up the checks.' },
+    { name: 'webhook endpoints', description: 'Where your events are sent: add, change, pause, test and remove endpoints; read their delivery logs.' },
     { name: 'webhooks', description: 'Signed events sent to your endpoints (Standard Webhooks).' },
   ];
   return doc;

@@ -5,6 +5,7 @@ import { AppError } from '../../lib/errors';
 import { apiKeyHash, failedLookupRetryAfter, lookupApiKey, recordFailedLookup } from '../business/api-keys';
 import { findBusinessById, touchApiKey, type Business } from '../business/repo';
 import { metricsFor } from '../metrics/metrics';
+import { webhookEndpointRoutesV1 } from '../webhooks/routes.v1';
 import {
   ErrorEnvelope,
   GenerateBody,
@@ -275,4 +276,7 @@ export async function verifyRoutesV1(app: FastifyInstance, options: VerifyRoutes
     },
     async (request) => service.getUser(request.server.ctx, withBusiness(request), request.params.user_id),
   );
+
+  // Webhook endpoints: a child of this plugin, so the key check, rate limit and headers above apply.
+  await app.register(webhookEndpointRoutesV1);
 }

@@ -110,7 +110,7 @@ export const IdempotencyHeaders = z.object({
 // --- lookups ----------------------------------------------------------------------------------
 
 const verificationId = z.string().min(1).max(40).meta({ description: 'A verification_id from POST /verify.', example: 'ver_8Jq2x0aZ7bYtLw3KpQ4n' });
-const pageLimit = z.coerce.number().int().min(1).max(100).default(20).meta({ description: 'Items per page, 1–100 (default 20).' });
+export const pageLimit = z.coerce.number().int().min(1).max(100).default(20).meta({ description: 'Items per page, 1–100 (default 20).' });
 const isoTime = z.iso.datetime({ offset: true }).meta({ description: 'An ISO 8601 date-time, e.g. 2026-11-25T10:00:00Z.' });
 
 export const VerificationParams = z.object({ verification_id: verificationId });

@@ -100,9 +100,9 @@ export function openAnswer(ctx: AppContext, businessId: string, key: string, sto
  * `work` receives a `remember` callback to store its answer inside its own transaction, so the
  * answer and the charge commit together.
  */
-async function withIdempotency(
+export async function withIdempotency(
   ctx: AppContext,
-  business: Business,
+  business: Pick<Business, 'id'>,
   key: string | undefined,
   endpoint: string,
   body: unknown,

@@ -178,7 +178,7 @@ describeEachDialect('webhook delivery', (dialect) => {
 
     // Each attempt signed (checked by the standardwebhooks library), at its own time, one id.
     const envelopes = r.received.map((req) => verifySigned(hook.secret, req));
-    expect(envelopes.every((e) => e.event === 'webhook.test')).toBe(true);
+    expect(envelopes.every((e) => e.event === 'test.ping')).toBe(true);
     expect(new Set(r.ids()).size).toBe(1);
     const stamps = r.received.map((req) => Number(req.headers['webhook-timestamp']));
     expect([stamps[1]! - stamps[0]!, stamps[2]! - stamps[1]!]).toEqual([1, 5]);
@@ -321,8 +321,8 @@ describeEachDialect('webhook delivery', (dialect) => {
     await testEvent(hook.id);
     await at(workerWith(), new Date(Date.now() + 1), 0);
     const [req] = r.received;
-    expect(verifySigned(secret, req!)).toMatchObject({ event: 'webhook.test', data: { webhook_id: hook.id } });
-    expect(req!.headers['x-sixdigit-event']).toBe('webhook.test');
+    expect(verifySigned(secret, req!)).toMatchObject({ event: 'test.ping', data: { webhook_id: hook.id } });
+    expect(req!.headers['x-sixdigit-event']).toBe('test.ping');
     expect(() => verifySigned(secret, { ...req!, body: req!.body.replace('test event', 'test evenT') })).toThrow();
     expect(() => verifySigned(`whsec_${Buffer.alloc(32, 4).toString('base64')}`, req!)).toThrow();
   });

@@ -4,7 +4,9 @@ import { newId } from '../../lib/ids';
 import { insertDeliveries, subscribersOf } from './repo';
 
 export const WEBHOOK_EVENTS = ['verification.success', 'verification.failed', 'credit.low', 'credit.depleted'] as const;
-export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number] | 'webhook.test';
+/** Sent on request to one endpoint (dashboard "Send test", POST /webhook_endpoints/{id}/test); never subscribed to. */
+export const TEST_EVENT = 'test.ping';
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number] | typeof TEST_EVENT;
 
 /**
  * The transactional outbox: called inside the transaction of the change that causes the event,
@@ -17,17 +19,15 @@ export async function enqueueEvent(
   data: Record<string, unknown>,
   now: Date,
   options: { verificationId?: string | null; onlyWebhookId?: string } = {},
-): Promise<number> {
+): Promise<string[]> {
   const targets = options.onlyWebhookId ? [options.onlyWebhookId] : await subscribersOf(trx, businessId, event);
-  if (targets.length === 0) return 0;
+  if (targets.length === 0) return [];
   const verificationId = options.verificationId ?? null;
   // `type` is Standard Webhooks' name for the event (`event` stays for existing receivers);
   // `livemode` is true for every event a live key causes.
   const body = JSON.stringify({ type: event, event, data, timestamp: now.toISOString(), verification_id: verificationId, livemode: true });
-  await insertDeliveries(
-    trx,
-    targets.map((webhookId) => ({ id: newId('msg'), webhookId, businessId, event, payload: body, verificationId })),
-    now,
-  );
-  return targets.length;
+  const deliveries = targets.map((webhookId) => ({ id: newId('msg'), webhookId, businessId, event, payload: body, verificationId }));
+  await insertDeliveries(trx, deliveries, now);
+  // The delivery ids are the `webhook-id` header each endpoint will see.
+  return deliveries.map((d) => d.id);
 }

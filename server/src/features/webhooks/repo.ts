@@ -1,4 +1,4 @@
-import type { Kysely, Selectable, Transaction } from 'kysely';
+import { SqliteAdapter, type Kysely, type Selectable, type Transaction } from 'kysely';
 import { fromJson, toBoolean, toDate, toDateOrNull, toJson, toNumber } from '../../db/normalize';
 import { preparedQuery } from '../../db/prepared';
 import type { Database, Dialect, WebhookDeliveryTable, WebhookTable } from '../../db/types';
@@ -10,6 +10,7 @@ export interface Webhook {
   businessId: string;
   url: string;
   events: string[];
+  description: string | null;
   secretEnc: string;
   isActive: boolean;
   disabledReason: string | null;
@@ -25,6 +26,7 @@ function toWebhook(row: Selectable<WebhookTable>): Webhook {
     businessId: row.business_id,
     url: row.url,
     events: fromJson<string[]>(row.events),
+    description: row.description,
     secretEnc: row.secret_enc,
     isActive: toBoolean(row.is_active),
     disabledReason: row.disabled_reason,
@@ -42,6 +44,7 @@ export async function insertWebhook(db: Executor, w: Omit<Webhook, 'lastTriggere
       business_id: w.businessId,
       url: w.url,
       events: toJson(w.events),
+      description: w.description,
       secret_enc: w.secretEnc,
       is_active: w.isActive,
       disabled_reason: null,
@@ -58,6 +61,28 @@ export async function listWebhooks(db: Executor, businessId: string): Promise<We
   return rows.map(toWebhook);
 }
 
+/**
+ * A page of a business's endpoints, newest first (created_at, then id, so ties have one order),
+ * after the cursor endpoint when there is one. Reads `limit + 1` rows to know whether more follow.
+ */
+export async function listWebhooksPage(db: Executor, businessId: string, limit: number, after?: Webhook): Promise<{ rows: Webhook[]; hasMore: boolean }> {
+  let query = db.selectFrom('webhook').selectAll().where('business_id', '=', businessId);
+  if (after) {
+    query = query.where((eb) => eb.or([eb('created_at', '<', after.createdAt), eb.and([eb('created_at', '=', after.createdAt), eb('id', '<', after.id)])]));
+  }
+  const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit + 1).execute();
+  return { rows: rows.slice(0, limit).map(toWebhook), hasMore: rows.length > limit };
+}
+
+/**
+ * Serialises endpoint creation per business inside `trx` (PostgreSQL: the business row locked;
+ * SQLite's one writer already does), so concurrent creates cannot overshoot the limit.
+ */
+export async function lockBusinessEndpoints(trx: Transaction<Database>, businessId: string): Promise<void> {
+  if (trx.getExecutor().adapter instanceof SqliteAdapter) return;
+  await trx.selectFrom('business').select('id').where('id', '=', businessId).forUpdate().execute();
+}
+
 export async function countWebhooks(db: Executor, businessId: string): Promise<number> {
   const row = await db.selectFrom('webhook').select((eb) => eb.fn.countAll().as('n')).where('business_id', '=', businessId).executeTakeFirstOrThrow();
   return toNumber(row.n);
@@ -71,6 +96,22 @@ export async function findWebhook(db: Executor, businessId: string, id: string):
 export async function deleteWebhook(db: Executor, businessId: string, id: string): Promise<boolean> {
   const result = await db.deleteFrom('webhook').where('business_id', '=', businessId).where('id', '=', id).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
+}
+
+/** Changes what the owner may change: address, events, description (undefined: left as it is). */
+export async function updateWebhook(
+  db: Executor,
+  businessId: string,
+  id: string,
+  changes: { url?: string; events?: string[]; description?: string | null },
+): Promise<void> {
+  const set = {
+    ...(changes.url === undefined ? {} : { url: changes.url }),
+    ...(changes.events === undefined ? {} : { events: toJson(changes.events) }),
+    ...(changes.description === undefined ? {} : { description: changes.description }),
+  };
+  if (Object.keys(set).length === 0) return;
+  await db.updateTable('webhook').set(set).where('business_id', '=', businessId).where('id', '=', id).execute();
 }
 
 /**
@@ -97,7 +138,7 @@ const selectSubscribers = preparedQuery((db, businessId: string) =>
 /** Active endpoints of a business that subscribe to `event` (runs inside the event's transaction). */
 export async function subscribersOf(db: Executor, businessId: string, event: string): Promise<string[]> {
   const { rows } = await selectSubscribers(db, businessId);
-  return rows.filter((r) => event === 'webhook.test' || fromJson<string[]>(r.events).includes(event)).map((r) => r.id);
+  return rows.filter((r) => fromJson<string[]>(r.events).includes(event)).map((r) => r.id);
 }
 
 export interface NewDelivery {
@@ -441,4 +482,90 @@ export async function listLogs(db: Executor, businessId: string, limit: number):
 export async function deliveryStats(db: Executor, deliveryId: string) {
   const rows = await db.selectFrom('webhook_attempt').selectAll().where('delivery_id', '=', deliveryId).orderBy('attempt_number').execute();
   return rows.map((r) => ({ attemptNumber: toNumber(r.attempt_number), statusCode: r.status_code === null ? null : toNumber(r.status_code), error: r.error, createdAt: toDate(r.created_at) }));
+}
+
+// --- one endpoint's delivery log, paged (the public API's GET /webhook_endpoints/{id}/deliveries) ---
+
+export interface EndpointDelivery {
+  id: string;
+  event: string;
+  verificationId: string | null;
+  status: WebhookDeliveryTable['status'];
+  attemptCount: number;
+  nextAttemptAt: Date;
+  createdAt: Date;
+  attempts: Array<{ attemptNumber: number; statusCode: number | null; error: string | null; responseTimeMs: number | null; createdAt: Date }>;
+}
+
+/** One delivery of one endpoint of the business (the cursor of the page below), or undefined. */
+export async function findEndpointDelivery(db: Executor, businessId: string, webhookId: string, id: string): Promise<{ id: string; createdAt: Date } | undefined> {
+  const row = await db
+    .selectFrom('webhook_delivery')
+    .select(['id', 'created_at'])
+    .where('business_id', '=', businessId)
+    .where('webhook_id', '=', webhookId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row && { id: row.id, createdAt: toDate(row.created_at) };
+}
+
+/**
+ * A page of one endpoint's deliveries, newest first (created_at, then id), each with every
+ * attempt made so far (the rows the dashboard's log shows, grouped by delivery).
+ */
+export async function listEndpointDeliveries(
+  db: Executor,
+  businessId: string,
+  webhookId: string,
+  limit: number,
+  after?: { id: string; createdAt: Date },
+): Promise<{ rows: EndpointDelivery[]; hasMore: boolean }> {
+  let query = db
+    .selectFrom('webhook_delivery')
+    .select(['id', 'event', 'verification_id', 'status', 'attempt_count', 'next_attempt_at', 'created_at'])
+    .where('business_id', '=', businessId)
+    .where('webhook_id', '=', webhookId);
+  if (after) {
+    query = query.where((eb) => eb.or([eb('created_at', '<', after.createdAt), eb.and([eb('created_at', '=', after.createdAt), eb('id', '<', after.id)])]));
+  }
+  const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit + 1).execute();
+  const page = rows.slice(0, limit);
+  const attempts =
+    page.length === 0
+      ? []
+      : await db
+          .selectFrom('webhook_attempt')
+          .selectAll()
+          .where(
+            'delivery_id',
+            'in',
+            page.map((r) => r.id),
+          )
+          .orderBy('attempt_number')
+          .execute();
+  const byDelivery = new Map<string, EndpointDelivery['attempts']>();
+  for (const a of attempts) {
+    const list = byDelivery.get(a.delivery_id) ?? [];
+    list.push({
+      attemptNumber: toNumber(a.attempt_number),
+      statusCode: a.status_code === null ? null : toNumber(a.status_code),
+      error: a.error,
+      responseTimeMs: a.response_time_ms === null ? null : toNumber(a.response_time_ms),
+      createdAt: toDate(a.created_at),
+    });
+    byDelivery.set(a.delivery_id, list);
+  }
+  return {
+    rows: page.map((r) => ({
+      id: r.id,
+      event: r.event,
+      verificationId: r.verification_id,
+      status: r.status,
+      attemptCount: toNumber(r.attempt_count),
+      nextAttemptAt: toDate(r.next_attempt_at),
+      createdAt: toDate(r.created_at),
+      attempts: byDelivery.get(r.id) ?? [],
+    })),
+    hasMore: rows.length > limit,
+  };
 }

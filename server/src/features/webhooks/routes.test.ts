@@ -71,6 +71,7 @@ describeEachDialect('webhook management routes', (dialect) => {
       id: expect.stringMatching(/^wh_/),
       url: PUBLIC_URL,
       events: ['verification.success', 'credit.low'],
+      description: null,
       isActive: true,
       disabledReason: null,
       disabledAt: null,
@@ -122,8 +123,8 @@ describeEachDialect('webhook management routes', (dialect) => {
       const res = await create(owner.cookie, { url: PUBLIC_URL, events: ['credit.low', 'user.deleted'] });
       expect(res.statusCode).toBe(400);
       expect(res.json().error.message).toMatch(/Unknown event\(s\): user\.deleted/);
-      // webhook.test is sent on request, not subscribed to.
-      expect((await create(owner.cookie, { url: PUBLIC_URL, events: ['webhook.test'] })).statusCode).toBe(400);
+      // test.ping is sent on request, not subscribed to.
+      expect((await create(owner.cookie, { url: PUBLIC_URL, events: ['test.ping'] })).statusCode).toBe(400);
     });
 
     it.each([
@@ -226,7 +227,7 @@ describeEachDialect('webhook management routes', (dialect) => {
       ['POST', `/api/webhooks/${id}/test`, undefined],
     ] as const) {
       const res = await call({ method, url, cookie: owner.cookie, payload });
-      expect({ url, status: res.statusCode, message: res.json().error.message }).toEqual({ url, status: 404, message: 'No such webhook.' });
+      expect({ url, status: res.statusCode, message: res.json().error.message }).toEqual({ url, status: 404, message: `No webhook endpoint "${id}".` });
     }
     expect((await list(other.cookie)).find((w: { id: string }) => w.id === id)).toMatchObject({ isActive: true });
     expect((await list(owner.cookie)).some((w: { id: string }) => w.id === id)).toBe(false);
@@ -242,7 +243,7 @@ describeEachDialect('webhook management routes', (dialect) => {
     expect(res.json()).toEqual({ queued: true });
     const logs = await logsOf(t.app, owner.cookie, id);
     expect(logs).toEqual([
-      expect.objectContaining({ event: 'webhook.test', webhookUrl: PUBLIC_URL, responseStatus: null, retryCount: 0, attemptNumber: 0, deliveryStatus: 'pending', verificationId: null }),
+      expect.objectContaining({ event: 'test.ping', webhookUrl: PUBLIC_URL, responseStatus: null, retryCount: 0, attemptNumber: 0, deliveryStatus: 'pending', verificationId: null }),
     ]);
     // Another business sees none of it.
     expect((await logsOf(t.app, other.cookie)).some((l) => l.webhookId === id)).toBe(false);
@@ -262,7 +263,7 @@ describeEachDialect('webhook management routes', (dialect) => {
     }
     const over = await create(biz.cookie, { url: PUBLIC_URL, events: ['credit.low'] });
     expect(over.statusCode).toBe(409);
-    expect(over.json().error.message).toBe('A business can have at most 10 webhooks.');
+    expect(over.json().error.message).toBe('A business can have at most 10 webhook endpoints. Delete one first.');
     expect((await list(biz.cookie)).length).toBe(MAX_WEBHOOKS_PER_BUSINESS);
     // The limit is per business: another one is unaffected.
     expect((await create(other.cookie, { url: PUBLIC_URL, events: ['credit.low'] })).statusCode).toBe(201);

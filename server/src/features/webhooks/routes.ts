@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   CreateWebhookBody,
@@ -24,11 +24,14 @@ export async function webhookRoutes(app: FastifyInstance): Promise<void> {
   // Signing secrets and endpoints belong to the owner: an impersonating admin could send events anywhere.
   app.addHook('onRequest', refuseWhileImpersonating('Webhooks are not available while impersonating a user.'));
   const ctx = app.ctx;
+  const owner = (request: FastifyRequest) => service.ownerOfUser(ctx, request.currentUser!);
 
-  r.get('/api/webhooks', { schema: { response: { 200: z.array(Webhook) } } }, async (request) => service.listWebhooks(ctx, request.currentUser!));
+  r.get('/api/webhooks', { schema: { response: { 200: z.array(Webhook) } } }, async (request) =>
+    (await service.listEndpoints(ctx, await owner(request))).map(service.toView),
+  );
 
   r.get('/api/webhooks/logs', { schema: { querystring: WebhookLogsQuery, response: { 200: z.array(WebhookLogEntry) } } }, async (request) =>
-    service.listLogs(ctx, request.currentUser!, request.query.limit),
+    service.listLogs(ctx, await owner(request), request.query.limit),
   );
 
   r.post(
@@ -37,28 +40,34 @@ export async function webhookRoutes(app: FastifyInstance): Promise<void> {
       config: { carriesSecret: true, rateLimit: { max: 30, timeWindow: '1 minute' } },
       schema: { body: CreateWebhookBody, response: { 201: CreatedWebhook } },
     },
-    async (request, reply) => reply.status(201).send(await service.createWebhook(ctx, request.currentUser!, request.body)),
+    async (request, reply) => {
+      const { webhook, secret } = await service.createEndpoint(ctx, await owner(request), request.body);
+      return reply.status(201).send({ ...service.toView(webhook), secret });
+    },
   );
 
   r.delete('/api/webhooks/:id', { schema: { params: WebhookIdParams, response: { 204: NoContent } } }, async (request, reply) => {
-    await service.deleteWebhook(ctx, request.currentUser!, request.params.id);
+    await service.deleteEndpoint(ctx, await owner(request), request.params.id);
     return reply.status(204).send();
   });
 
   r.patch('/api/webhooks/:id/toggle', { schema: { params: WebhookIdParams, body: ToggleWebhookBody, response: { 200: Webhook } } }, async (request) =>
-    service.toggleWebhook(ctx, request.currentUser!, request.params.id, request.body.isActive),
+    service.toView(await service.updateEndpoint(ctx, await owner(request), request.params.id, { isActive: request.body.isActive })),
   );
 
   // Re-sends one delivery from the log, with its original webhook-id (owner only: see the hooks above).
   r.post(
     '/api/webhooks/logs/:id/resend',
     { config: { rateLimit: { max: 30, timeWindow: '1 minute' } }, schema: { params: DeliveryParams, response: { 202: ResendResponse } } },
-    async (request, reply) => reply.status(202).send(await service.resendDelivery(ctx, request.currentUser!, request.params.id)),
+    async (request, reply) => reply.status(202).send(await service.resendDelivery(ctx, await owner(request), request.params.id)),
   );
 
   r.post(
     '/api/webhooks/:id/test',
     { config: { rateLimit: { max: 10, timeWindow: '1 minute' } }, schema: { params: WebhookIdParams, response: { 202: TestEventQueued } } },
-    async (request, reply) => reply.status(202).send(await service.sendTestEvent(ctx, request.currentUser!, request.params.id)),
+    async (request, reply) => {
+      await service.sendTestEvent(ctx, await owner(request), request.params.id);
+      return reply.status(202).send({ queued: true });
+    },
   );
 }

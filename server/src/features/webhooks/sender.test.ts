@@ -66,10 +66,10 @@ describe('webhook sender', () => {
 
   it('sends the body, the signature headers, JSON content type and a user agent', async () => {
     const r = await receiver(() => 204);
-    const body = JSON.stringify({ event: 'webhook.test', data: { a: 'é' } });
+    const body = JSON.stringify({ event: 'test.ping', data: { a: 'é' } });
     const result = await createSender({ timeoutMs: 2_000, allowPrivate: true })(
       r.url,
-      { 'webhook-id': 'msg_x', 'webhook-timestamp': '1', 'webhook-signature': 'v1,abc', 'x-sixdigit-event': 'webhook.test' },
+      { 'webhook-id': 'msg_x', 'webhook-timestamp': '1', 'webhook-signature': 'v1,abc', 'x-sixdigit-event': 'test.ping' },
       body,
     );
     expect(result).toMatchObject({ statusCode: 204, error: null });
@@ -77,7 +77,7 @@ describe('webhook sender', () => {
     expect(r.received[0]!.headers).toMatchObject({
       'content-type': 'application/json',
       'webhook-id': 'msg_x',
-      'x-sixdigit-event': 'webhook.test',
+      'x-sixdigit-event': 'test.ping',
       'user-agent': expect.stringMatching(/^Sixdigit-Webhooks\//),
     });
   });

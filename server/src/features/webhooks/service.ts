@@ -1,21 +1,201 @@
+import type { Transaction } from 'kysely';
 import type { AppContext } from '../../context';
-import { AppError } from '../../lib/errors';
+import type { Database } from '../../db/types';
+import { AppError, type ErrorDetail } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import type { CurrentUser } from '../auth/service';
+import type { Business } from '../business/repo';
 import { requireBusiness } from '../business/service';
-import { WEBHOOK_EVENTS, enqueueEvent } from './events';
+import { TEST_EVENT, WEBHOOK_EVENTS, enqueueEvent } from './events';
 import * as repo from './repo';
 import { newWebhookSecret, secretKey } from './signing';
 import { UnsafeUrlError, assertSafeWebhookUrl } from './url-guard';
 import { webhookSecretContext } from './worker';
+import { withIdempotency } from '../verify/service';
+
+/**
+ * Webhook endpoints, one set of rules for both doors: the dashboard (/api/webhooks, a signed-in
+ * owner) and the public API (/api/v1/webhook_endpoints, an API key). The same address guard,
+ * event list, per-business limit and delivery log whichever way an endpoint is managed.
+ */
 
 export const MAX_WEBHOOKS_PER_BUSINESS = 10;
 
-function toView(w: repo.Webhook) {
+/**
+ * Whose endpoints a call manages. The dashboard resolves it from the signed-in owner, the API
+ * from the key (`ownerOfApiKey`): what a key carries besides its business (its mode, for test
+ * mode) is added here and in that one function, and reaches every rule below.
+ */
+export interface EndpointOwner {
+  businessId: string;
+}
+
+export async function ownerOfUser(ctx: AppContext, user: CurrentUser): Promise<EndpointOwner> {
+  const business = await requireBusiness(ctx, user);
+  return { businessId: business.id };
+}
+
+export function ownerOfApiKey(business: Pick<Business, 'id'>): EndpointOwner {
+  return { businessId: business.id };
+}
+
+function refused(path: string, message: string): AppError {
+  return new AppError('validation_failed', message, {}, [{ path, message }]);
+}
+
+/** The events list as sent: known events only, at least one, duplicates dropped. */
+function checkedEvents(events: string[]): string[] {
+  const unique = [...new Set(events)];
+  if (unique.length === 0) throw refused('events', 'Select at least one event.');
+  const unknown = unique.filter((e) => !(WEBHOOK_EVENTS as readonly string[]).includes(e));
+  if (unknown.length > 0) throw refused('events', `Unknown event(s): ${unknown.join(', ')}. Events: ${WEBHOOK_EVENTS.join(', ')}.`);
+  return unique;
+}
+
+/** The address guard (url-guard.ts): public http(s) only, https in production, checked when saved. */
+async function checkedUrl(ctx: AppContext, raw: string): Promise<string> {
+  const url = raw.trim();
+  if (!url) throw refused('url', 'Provide the URL events are sent to.');
+  try {
+    await assertSafeWebhookUrl(url, { allowPrivate: ctx.config.webhookAllowPrivate, requireHttps: ctx.config.isProduction });
+  } catch (err) {
+    if (err instanceof UnsafeUrlError) throw refused('url', err.message);
+    throw err;
+  }
+  return url;
+}
+
+function checkedDescription(description: string | null | undefined): string | null | undefined {
+  if (description === undefined || description === null) return description;
+  const trimmed = description.trim();
+  return trimmed === '' ? null : trimmed;
+}
+
+export interface NewEndpoint {
+  url: string;
+  events: string[];
+  description?: string | null | undefined;
+  /** the dashboard lets the owner bring one; the API always generates it */
+  secret?: string | undefined;
+}
+
+/**
+ * Creates an endpoint and answers it with its signing secret, shown this once: afterwards only the
+ * receiver and our encrypted copy have it. `remember` runs inside the insert's transaction (the
+ * API's Idempotency-Key stores its answer there, so the answer and the endpoint commit together).
+ */
+export async function createEndpoint(
+  ctx: AppContext,
+  owner: EndpointOwner,
+  input: NewEndpoint,
+  now = new Date(),
+  remember?: (trx: Transaction<Database>, created: repo.Webhook, secret: string) => Promise<void>,
+): Promise<{ webhook: repo.Webhook; secret: string }> {
+  const missing: ErrorDetail[] = [
+    ...(input.url.trim() ? [] : [{ path: 'url', message: 'Provide the URL events are sent to.' }]),
+    ...(input.events.length > 0 ? [] : [{ path: 'events', message: 'Select at least one event.' }]),
+  ];
+  // SPEC §5's wording (the dashboard's form shows it), with the fields named for API clients.
+  if (missing.length > 0) throw new AppError('validation_failed', 'Validation Error: Please provide a URL and select at least one event.', {}, missing);
+  const events = checkedEvents(input.events);
+  const url = await checkedUrl(ctx, input.url);
+  const secret = input.secret?.trim() || newWebhookSecret();
+  if (!secretKey(secret)) {
+    throw refused('secret', 'The secret must look like whsec_ followed by 16–64 base64-encoded bytes, or be left empty to generate one.');
+  }
+  const id = newId('wh');
+  const webhook = await ctx.db.transaction().execute(async (trx) => {
+    await repo.lockBusinessEndpoints(trx, owner.businessId);
+    if ((await repo.countWebhooks(trx, owner.businessId)) >= MAX_WEBHOOKS_PER_BUSINESS) {
+      throw new AppError('conflict', `A business can have at most ${MAX_WEBHOOKS_PER_BUSINESS} webhook endpoints. Delete one first.`);
+    }
+    await repo.insertWebhook(trx, {
+      id,
+      businessId: owner.businessId,
+      url,
+      events,
+      description: checkedDescription(input.description) ?? null,
+      secretEnc: ctx.secrets.encrypt(secret, webhookSecretContext(id)),
+      isActive: true,
+      createdAt: now,
+    });
+    const created = (await repo.findWebhook(trx, owner.businessId, id))!;
+    await remember?.(trx, created, secret);
+    return created;
+  });
+  return { webhook, secret };
+}
+
+/** One endpoint of the owner's; another business's id is answered exactly like a missing one. */
+export async function getEndpoint(ctx: AppContext, owner: EndpointOwner, id: string): Promise<repo.Webhook> {
+  const webhook = await repo.findWebhook(ctx.db, owner.businessId, id);
+  if (!webhook) throw new AppError('not_found', `No webhook endpoint "${id}".`);
+  return webhook;
+}
+
+/** Every endpoint of the owner's, newest first (at most MAX_WEBHOOKS_PER_BUSINESS). */
+export async function listEndpoints(ctx: AppContext, owner: EndpointOwner): Promise<repo.Webhook[]> {
+  return repo.listWebhooks(ctx.db, owner.businessId);
+}
+
+/** A page of the owner's endpoints, newest first, after `startingAfter` (one of theirs, or 404). */
+export async function listEndpointsPage(ctx: AppContext, owner: EndpointOwner, input: { limit: number; starting_after?: string | undefined }) {
+  const after = input.starting_after === undefined ? undefined : await repo.findWebhook(ctx.db, owner.businessId, input.starting_after);
+  if (input.starting_after !== undefined && !after) throw new AppError('not_found', `No webhook endpoint "${input.starting_after}" to start after.`);
+  return repo.listWebhooksPage(ctx.db, owner.businessId, input.limit, after);
+}
+
+export interface EndpointChanges {
+  url?: string | undefined;
+  events?: string[] | undefined;
+  description?: string | null | undefined;
+  /** on clears a reason the server switched it off with (and the run of failures) */
+  isActive?: boolean | undefined;
+}
+
+/** Changes an endpoint: the same checks as at creation for what changes; the secret never changes here. */
+export async function updateEndpoint(ctx: AppContext, owner: EndpointOwner, id: string, changes: EndpointChanges, now = new Date()): Promise<repo.Webhook> {
+  const current = await getEndpoint(ctx, owner, id);
+  const events = changes.events === undefined ? undefined : checkedEvents(changes.events);
+  const url = changes.url === undefined ? undefined : await checkedUrl(ctx, changes.url);
+  await ctx.db.transaction().execute(async (trx) => {
+    await repo.updateWebhook(trx, owner.businessId, id, { url, events, description: checkedDescription(changes.description) });
+    if (changes.isActive !== undefined && changes.isActive !== current.isActive) await repo.setWebhookActive(trx, id, changes.isActive, null, now);
+  });
+  return getEndpoint(ctx, owner, id);
+}
+
+export async function deleteEndpoint(ctx: AppContext, owner: EndpointOwner, id: string): Promise<void> {
+  if (!(await repo.deleteWebhook(ctx.db, owner.businessId, id))) throw new AppError('not_found', `No webhook endpoint "${id}".`);
+}
+
+/**
+ * Queues a signed `test.ping` to one endpoint through the outbox, like any event: logged, retried,
+ * and the answer names the delivery (the `webhook-id` the receiver sees).
+ */
+export async function sendTestEvent(ctx: AppContext, owner: EndpointOwner, id: string, now = new Date()): Promise<{ deliveryId: string }> {
+  const webhook = await getEndpoint(ctx, owner, id);
+  if (!webhook.isActive) throw new AppError('conflict', 'Turn the webhook endpoint on before sending a test event.');
+  const [deliveryId] = await enqueueEvent(ctx.db, owner.businessId, TEST_EVENT, { message: 'This is a test event from Sixdigit.', webhook_id: id }, now, { onlyWebhookId: id });
+  return { deliveryId: deliveryId! };
+}
+
+/** One endpoint's deliveries, newest first, each with its attempts (the delivery log, by endpoint). */
+export async function listEndpointDeliveries(ctx: AppContext, owner: EndpointOwner, id: string, input: { limit: number; starting_after?: string | undefined }) {
+  await getEndpoint(ctx, owner, id);
+  const after = input.starting_after === undefined ? undefined : await repo.findEndpointDelivery(ctx.db, owner.businessId, id, input.starting_after);
+  if (input.starting_after !== undefined && !after) throw new AppError('not_found', `No delivery "${input.starting_after}" of this endpoint to start after.`);
+  return repo.listEndpointDeliveries(ctx.db, owner.businessId, id, input.limit, after);
+}
+
+// --- the dashboard's shapes (common/contract/webhooks.ts) ---------------------------------------
+
+export function toView(w: repo.Webhook) {
   return {
     id: w.id,
     url: w.url,
     events: w.events,
+    description: w.description,
     isActive: w.isActive,
     disabledReason: w.disabledReason,
     disabledAt: w.disabledAt?.toISOString() ?? null,
@@ -24,82 +204,8 @@ function toView(w: repo.Webhook) {
   };
 }
 
-export async function listWebhooks(ctx: AppContext, user: CurrentUser) {
-  const business = await requireBusiness(ctx, user);
-  return (await repo.listWebhooks(ctx.db, business.id)).map(toView);
-}
-
-export async function createWebhook(
-  ctx: AppContext,
-  user: CurrentUser,
-  input: { url: string; events: string[]; secret?: string | undefined },
-  now = new Date(),
-) {
-  const business = await requireBusiness(ctx, user);
-  const url = input.url.trim();
-  const events = [...new Set(input.events)];
-  if (!url || events.length === 0) {
-    throw new AppError('validation_failed', 'Validation Error: Please provide a URL and select at least one event.');
-  }
-  const unknown = events.filter((e) => !(WEBHOOK_EVENTS as readonly string[]).includes(e));
-  if (unknown.length > 0) throw new AppError('validation_failed', `Unknown event(s): ${unknown.join(', ')}. Events: ${WEBHOOK_EVENTS.join(', ')}.`);
-  try {
-    await assertSafeWebhookUrl(url, { allowPrivate: ctx.config.webhookAllowPrivate, requireHttps: ctx.config.isProduction });
-  } catch (err) {
-    if (err instanceof UnsafeUrlError) throw new AppError('validation_failed', err.message);
-    throw err;
-  }
-  const secret = input.secret?.trim() || newWebhookSecret();
-  if (!secretKey(secret)) {
-    throw new AppError('validation_failed', 'The secret must look like whsec_ followed by 16–64 base64-encoded bytes, or be left empty to generate one.');
-  }
-  if ((await repo.countWebhooks(ctx.db, business.id)) >= MAX_WEBHOOKS_PER_BUSINESS) {
-    throw new AppError('conflict', `A business can have at most ${MAX_WEBHOOKS_PER_BUSINESS} webhooks.`);
-  }
-  const id = newId('wh');
-  await repo.insertWebhook(ctx.db, {
-    id,
-    businessId: business.id,
-    url,
-    events,
-    secretEnc: ctx.secrets.encrypt(secret, webhookSecretContext(id)),
-    isActive: true,
-    createdAt: now,
-  });
-  const created = (await repo.findWebhook(ctx.db, business.id, id))!;
-  // The secret is shown once, now; afterwards only the receiver and our encrypted copy have it.
-  return { ...toView(created), secret };
-}
-
-async function ownWebhook(ctx: AppContext, user: CurrentUser, id: string) {
-  const business = await requireBusiness(ctx, user);
-  const webhook = await repo.findWebhook(ctx.db, business.id, id);
-  if (!webhook) throw new AppError('not_found', 'No such webhook.');
-  return { business, webhook };
-}
-
-export async function deleteWebhook(ctx: AppContext, user: CurrentUser, id: string): Promise<void> {
-  const { business } = await ownWebhook(ctx, user, id);
-  await repo.deleteWebhook(ctx.db, business.id, id);
-}
-
-/** The owner's switch: on clears a reason the server switched it off with (and the run of failures). */
-export async function toggleWebhook(ctx: AppContext, user: CurrentUser, id: string, isActive: boolean, now = new Date()) {
-  const { business } = await ownWebhook(ctx, user, id);
-  await repo.setWebhookActive(ctx.db, id, isActive, null, now);
-  return toView((await repo.findWebhook(ctx.db, business.id, id))!);
-}
-
-export async function sendTestEvent(ctx: AppContext, user: CurrentUser, id: string, now = new Date()) {
-  const { business, webhook } = await ownWebhook(ctx, user, id);
-  if (!webhook.isActive) throw new AppError('conflict', 'Turn the webhook on before sending a test event.');
-  await enqueueEvent(ctx.db, business.id, 'webhook.test', { message: 'This is a test event from Sixdigit.', webhook_id: id }, now, { onlyWebhookId: id });
-  return { queued: true };
-}
-
-export async function listLogs(ctx: AppContext, user: CurrentUser, limit = 100) {
-  const business = await requireBusiness(ctx, user);
-  const rows = await repo.listLogs(ctx.db, business.id, limit);
+export async function listLogs(ctx: AppContext, owner: EndpointOwner, limit = 100) {
+  const rows = await repo.listLogs(ctx.db, owner.businessId, limit);
   return rows.map((r) => ({
     id: r.id,
     deliveryId: r.deliveryId,
@@ -121,13 +227,66 @@ export async function listLogs(ctx: AppContext, user: CurrentUser, limit = 100) 
  * Sends a logged delivery again: the same delivery (so the same `webhook-id`, and receivers can
  * dedupe), due now; the worker records a new attempt after the earlier ones.
  */
-export async function resendDelivery(ctx: AppContext, user: CurrentUser, deliveryId: string, now = new Date()) {
-  const business = await requireBusiness(ctx, user);
-  const delivery = await repo.findDelivery(ctx.db, business.id, deliveryId);
+export async function resendDelivery(ctx: AppContext, owner: EndpointOwner, deliveryId: string, now = new Date()) {
+  const delivery = await repo.findDelivery(ctx.db, owner.businessId, deliveryId);
   if (!delivery) throw new AppError('not_found', 'No such delivery.');
   if (!delivery.webhookActive) throw new AppError('conflict', 'Turn the webhook on before resending to it.');
   if (!(await repo.requeueDelivery(ctx.db, delivery.id, now))) {
     throw new AppError('conflict', 'This delivery is already queued or being sent.');
   }
   return { queued: true as const, deliveryId: delivery.id, webhookId: delivery.webhookId };
+}
+
+
+// --- the public API's shapes (schemas.v1.ts) -----------------------------------------------------
+
+export function endpointObject(w: repo.Webhook) {
+  return {
+    id: w.id,
+    url: w.url,
+    events: w.events,
+    description: w.description,
+    is_active: w.isActive,
+    disabled_reason: w.disabledReason,
+    disabled_at: w.disabledAt?.toISOString() ?? null,
+    created_at: w.createdAt.toISOString(),
+    last_triggered_at: w.lastTriggeredAt?.toISOString() ?? null,
+  };
+}
+
+export function deliveryObject(d: repo.EndpointDelivery) {
+  return {
+    id: d.id,
+    type: d.event,
+    status: d.status,
+    verification_id: d.verificationId,
+    attempt_count: d.attemptCount,
+    next_attempt_at: d.status === 'pending' ? d.nextAttemptAt.toISOString() : null,
+    created_at: d.createdAt.toISOString(),
+    attempts: d.attempts.map((a) => ({
+      attempt_number: a.attemptNumber,
+      status_code: a.statusCode,
+      error: a.error,
+      response_time_ms: a.responseTimeMs,
+      created_at: a.createdAt.toISOString(),
+    })),
+  };
+}
+
+/**
+ * POST /webhook_endpoints: the endpoint and its secret. With an Idempotency-Key a retry gets the
+ * first answer (secret included, stored encrypted like every stored answer) instead of a second
+ * endpoint; the same key with another body is a conflict.
+ */
+export async function createEndpointForApi(
+  ctx: AppContext,
+  owner: EndpointOwner,
+  input: { url: string; events: string[]; description?: string | undefined },
+  idempotencyKey: string | undefined,
+) {
+  return withIdempotency(ctx, { id: owner.businessId }, idempotencyKey, 'webhook_endpoints.create', input, async (remember) => {
+    const answer = (w: repo.Webhook, secret: string) => ({ statusCode: 201, body: { ...endpointObject(w), secret } });
+    const { webhook, secret } = await createEndpoint(ctx, owner, input, new Date(), remember ? (trx, w, s) => remember(trx, answer(w, s)) : undefined);
+    return answer(webhook, secret);
+  });
 }

@@ -159,6 +159,7 @@ function Reference({ doc }: { doc: OpenApiDocument }) {
     ...operations.map((op) => ({ id: op.id, label: `${op.method} ${op.path}` })),
     { id: 'errors', label: 'Errors' },
     { id: 'rate-limits', label: 'Rate limits' },
+    { id: 'webhook-endpoints', label: 'Webhook endpoints' },
     { id: 'webhooks', label: 'Webhooks' },
   ];
 
@@ -217,9 +218,9 @@ function Reference({ doc }: { doc: OpenApiDocument }) {
             </div>
           </dl>
           <p className="mt-4 text-sm text-muted-foreground">
-            Requests and answers are JSON. <InlineCode>POST /generate</InlineCode> and <InlineCode>POST /verify</InlineCode> accept an{' '}
-            <InlineCode>Idempotency-Key</InlineCode> header: a retry with the same key and body returns the stored answer and is not
-            charged twice. The machine-readable description is at{' '}
+            Requests and answers are JSON. <InlineCode>POST /generate</InlineCode>, <InlineCode>POST /verify</InlineCode> and{' '}
+            <InlineCode>POST /webhook_endpoints</InlineCode> accept an <InlineCode>Idempotency-Key</InlineCode> header: a retry with the
+            same key and body returns the stored answer and is not charged (or created) twice. The machine-readable description is at{' '}
             <a className="font-medium text-primary underline-offset-4 hover:underline" href={OPENAPI_URL}>
               {OPENAPI_URL}
             </a>{' '}
@@ -298,10 +299,49 @@ function Reference({ doc }: { doc: OpenApiDocument }) {
           </ul>
         </section>
 
+        <section id="webhook-endpoints" aria-labelledby="webhook-endpoints-title" className="scroll-mt-20">
+          <h2 id="webhook-endpoints-title" className="text-2xl font-semibold tracking-tight">Webhook endpoints</h2>
+          <p className="mt-4 text-muted-foreground">
+            Manage where events go from your code or from the dashboard: both see the same endpoints, under the same rules.{' '}
+            <InlineCode>POST /webhook_endpoints</InlineCode> with a <InlineCode>url</InlineCode> and the <InlineCode>events</InlineCode> to
+            send answers <InlineCode>201</InlineCode> with the endpoint and its signing <InlineCode>secret</InlineCode>. Store the secret
+            then: it is shown in that answer only, and <InlineCode>GET</InlineCode>, the list and <InlineCode>PATCH</InlineCode> never
+            return it (to replace a secret, add a new endpoint and delete the old one).
+          </p>
+          <ul className="mt-4 list-disc space-y-2 pl-5 text-muted-foreground">
+            <li>
+              The address must be public: <InlineCode>https://</InlineCode> in production, never a private, loopback, link-local or
+              cloud-metadata address (checked when saved and again on every delivery). A refused address is a{' '}
+              <InlineCode>400 validation_failed</InlineCode> whose <InlineCode>details</InlineCode> name <InlineCode>url</InlineCode>.
+            </li>
+            <li>
+              A business has at most 10 endpoints; one more is <InlineCode>409 conflict</InlineCode>. Another business's endpoint id
+              answers <InlineCode>404 not_found</InlineCode>, like one that does not exist.
+            </li>
+            <li>
+              <InlineCode>PATCH /webhook_endpoints/{'{id}'}</InlineCode> changes <InlineCode>url</InlineCode>, <InlineCode>events</InlineCode>,{' '}
+              <InlineCode>description</InlineCode> (<InlineCode>null</InlineCode> clears it) or <InlineCode>is_active</InlineCode>:{' '}
+              <InlineCode>false</InlineCode> pauses deliveries, <InlineCode>true</InlineCode> resumes them and clears a{' '}
+              <InlineCode>disabled_reason</InlineCode> (Sixdigit switches an endpoint off itself when it answers 410 Gone or fails every
+              attempt for a day).
+            </li>
+            <li>
+              <InlineCode>POST /webhook_endpoints/{'{id}'}/test</InlineCode> sends a signed <InlineCode>test.ping</InlineCode> event through
+              the normal queue; its <InlineCode>delivery_id</InlineCode> is the <InlineCode>webhook-id</InlineCode> header your endpoint
+              receives. <InlineCode>GET /webhook_endpoints/{'{id}'}/deliveries</InlineCode> is the delivery log, newest first: each
+              delivery with its status and every attempt (your endpoint's HTTP status, the error, the time taken).
+            </li>
+            <li>
+              Lists page like the others: <InlineCode>limit</InlineCode> 1–100 (default 20), newest first; pass the last{' '}
+              <InlineCode>id</InlineCode> as <InlineCode>starting_after</InlineCode> while <InlineCode>has_more</InlineCode> is true.
+            </li>
+          </ul>
+        </section>
+
         <section id="webhooks" aria-labelledby="webhooks-title" className="scroll-mt-20">
           <h2 id="webhooks-title" className="text-2xl font-semibold tracking-tight">Webhooks</h2>
           <p className="mt-4 text-muted-foreground">
-            Register an HTTPS endpoint in your dashboard. Each delivery is a signed JSON <InlineCode>POST</InlineCode> following the{' '}
+            Register an endpoint with <InlineCode>POST /webhook_endpoints</InlineCode> or in your dashboard. Each delivery is a signed JSON <InlineCode>POST</InlineCode> following the{' '}
             Standard Webhooks specification: headers <InlineCode>webhook-id</InlineCode>, <InlineCode>webhook-timestamp</InlineCode> and{' '}
             <InlineCode>webhook-signature</InlineCode> (<InlineCode>v1,</InlineCode> + base64 HMAC-SHA256 of{' '}
             <InlineCode>id.timestamp.body</InlineCode>, keyed with your <InlineCode>whsec_…</InlineCode> secret), plus{' '}

@@ -65,6 +65,7 @@ export const WEBHOOK_EVENTS_DOC = [
   { event: 'verification.failed', when: 'a billed check refused the code (invalid_code, expired, replayed)' },
   { event: 'credit.low', when: 'the balance fell below the low-balance threshold' },
   { event: 'credit.depleted', when: 'the balance no longer covers one verification' },
+  { event: 'test.ping', when: 'sent on request to one endpoint (POST /webhook_endpoints/{id}/test, or Send test in the dashboard); never subscribed to' },
 ] as const;
 
 /** Rate-limit headers on every answer to a valid key, errors included (IETF RateLimit draft, as the server sends them). */
@@ -81,7 +82,7 @@ export const RATE_LIMIT_HEADERS = [
  */
 export const ERROR_CODES_DOC = [
   { code: 'bad_request', status: 400, meaning: 'The request could not be read (for example a badly encoded URL).' },
-  { code: 'validation_failed', status: 400, meaning: 'A field is missing, has the wrong type or is out of range; error.details lists each one as { path, message }.' },
+  { code: 'validation_failed', status: 400, meaning: 'A field is missing, has the wrong type or is out of range, or a webhook URL points at a private or local address; error.details lists each one as { path, message }.' },
   { code: 'invalid_json', status: 400, meaning: 'The body is empty or not valid JSON while the content type says JSON.' },
   { code: 'invalid_text', status: 400, meaning: 'A text field holds a lone surrogate or another character that is not well-formed Unicode.' },
   { code: 'invalid_signature', status: 400, meaning: 'A signed callback did not verify (dashboard payments).' },
@@ -101,7 +102,7 @@ export const ERROR_CODES_DOC = [
   { code: 'suspended', status: 403, meaning: 'API access for this account is suspended; contact support.' },
   { code: 'not_found', status: 404, meaning: 'No such path, or no such record for your business (another business’s id answers the same).' },
   { code: 'method_not_allowed', status: 405, meaning: 'The path exists but not with this method; the Allow header lists the ones it takes.' },
-  { code: 'conflict', status: 409, meaning: 'The user is already enrolled (send rotate: true), or an Idempotency-Key was reused with another body.' },
+  { code: 'conflict', status: 409, meaning: 'The user is already enrolled (send rotate: true), an Idempotency-Key was reused with another body, your business already has 10 webhook endpoints, or a test event was sent to a paused endpoint.' },
   { code: 'impersonation_active', status: 409, meaning: 'An administrator already has an impersonation running.' },
   { code: 'version_conflict', status: 409, meaning: 'The authenticator vault changed on another device since this change was based on it; the app fetches the newer version and retries.' },
   { code: 'payload_too_large', status: 413, meaning: 'The body is larger than the endpoint accepts (64 KiB).' },

@@ -11,6 +11,7 @@ const HOOK: Webhook = {
   id: 'wh_1',
   url: 'https://example.com/hooks',
   events: ['verification.success', 'credit.low'],
+  description: null,
   isActive: true,
   disabledReason: null,
   disabledAt: null,
@@ -118,7 +119,7 @@ describe('WebhooksSection', () => {
       hooks: [HOOK],
       logs: [
         log({ responseStatus: 500, createdAt: '2026-11-21T10:00:01.000Z', event: 'credit.low', retryCount: 0 }),
-        log({ responseStatus: null, attemptNumber: 0, responseTime: null, createdAt: '2026-11-21T10:00:06.000Z', deliveryStatus: 'pending', event: 'webhook.test' }),
+        log({ responseStatus: null, attemptNumber: 0, responseTime: null, createdAt: '2026-11-21T10:00:06.000Z', deliveryStatus: 'pending', event: 'test.ping' }),
         log({ responseStatus: 204, createdAt: '2026-11-21T10:00:05.000Z', verificationId: 'ver_abc', retryCount: 2, responseTime: 42 }),
         log({ responseStatus: 404, createdAt: '2026-11-21T10:00:04.000Z' }),
         log({ responseStatus: 302, createdAt: '2026-11-21T10:00:03.000Z' }),
@@ -134,7 +135,7 @@ describe('WebhooksSection', () => {
     expect(within(success).getByText('ver_abc')).toBeInTheDocument();
     expect(within(success).getByText('42 ms')).toBeInTheDocument();
     expect(within(success).getAllByRole('cell')[3]).toHaveTextContent('2');
-    expect(within(rows[0]!).getByText('webhook.test')).toBeInTheDocument();
+    expect(within(rows[0]!).getByText('test.ping')).toBeInTheDocument();
     expect(within(rows[4]!).getByText('timed out after 10000 ms')).toBeInTheDocument();
     expect(within(rows[4]!).getByText('Retry scheduled')).toBeInTheDocument();
     for (const name of ['Event', 'URL', 'Status', 'Retries', 'Response time', 'Time', 'Verification']) {

@@ -40,7 +40,7 @@ export function WebhookList({ webhooks }: { webhooks: Webhook[] }) {
 
   function test(webhook: Webhook) {
     sendTest.mutate(webhook.id, {
-      onSuccess: () => toast({ title: 'Test event sent', description: 'A signed webhook.test event is on its way; watch the delivery log.' }),
+      onSuccess: () => toast({ title: 'Test event sent', description: 'A signed test.ping event is on its way; watch the delivery log.' }),
       onError: (error) => toastWebhookError(error, 'Failed to send test event'),
     });
   }
@@ -68,6 +68,7 @@ export function WebhookList({ webhooks }: { webhooks: Webhook[] }) {
               <div className="flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
                 <div className="min-w-0 space-y-2">
                   <p className="font-mono text-sm break-all">{webhook.url}</p>
+                  {webhook.description && <p className="text-sm text-muted-foreground break-words">{webhook.description}</p>}
                   <ul className="flex flex-wrap gap-1.5" aria-label="Events">
                     {webhook.events.map((event) => (
                       <li key={event}>
