@@ -117,8 +117,9 @@ export async function findReceipt(db: Executor, id: string, businessId: string):
   return row ? toReceipt(row) : undefined;
 }
 
-export async function findReceiptByPayment(db: Executor, kind: string, paymentId: string): Promise<Receipt | undefined> {
-  const row = await db.selectFrom('receipt').selectAll().where('payment_kind', '=', kind).where('payment_id', '=', paymentId).executeTakeFirst();
+/** Any business's receipt: for code that already holds a trusted id (the mail worker's attachment). */
+export async function findReceiptById(db: Executor, id: string): Promise<Receipt | undefined> {
+  const row = await db.selectFrom('receipt').selectAll().where('id', '=', id).executeTakeFirst();
   return row ? toReceipt(row) : undefined;
 }
 

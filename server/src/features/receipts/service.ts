@@ -101,12 +101,6 @@ export async function receiptPdf(ctx: AppContext, user: CurrentUser, id: string)
   return { fileName: receiptFileName(receipt), pdf: await renderReceiptPdf(receipt) };
 }
 
-/** The receipt PDF of a payment, for an e-mail to attach (undefined if it has none). */
-export async function receiptAttachmentFor(ctx: AppContext, paymentKind: string, paymentId: string) {
-  const receipt = await repo.findReceiptByPayment(ctx.db, paymentKind, paymentId);
-  return receipt ? { receipt, fileName: receiptFileName(receipt), pdf: await renderReceiptPdf(receipt) } : undefined;
-}
-
 const HISTORY_LIMIT = 100;
 
 /**

@@ -1,5 +1,5 @@
 import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { FIGURE_THRESHOLDS } from '@common/site-figures';
 import { createTestApp, describeEachDialect, type TestApp } from '../../../../test/support/db';
 import { createBusiness } from '../../../../test/support/payments';
