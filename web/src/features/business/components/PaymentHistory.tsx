@@ -50,7 +50,7 @@ export function PaymentHistory({ entries, isLoading, isError }: { entries: Payme
                       <span className="font-medium tabular-nums">{rupeesFromDecimal(p.amount)}</span>
                       <Badge variant={status.variant}>{status.label}</Badge>
                     </p>
-                    <p className="truncate text-xs text-muted-foreground" title={p.transactionId ?? p.reference}>
+                    <p className="text-xs break-words text-muted-foreground sm:truncate" title={p.transactionId ?? p.reference}>
                       {formatDate(p.date)} · {p.method} · {p.reference}
                       {p.transactionId && ` · ${p.transactionId}`}
                     </p>
