@@ -151,6 +151,7 @@ async function seedBusiness(ctx: AppContext, index: number, users: number, credi
         digits: 6,
         period: 30,
         purpose: null,
+        livemode: true,
       });
     }
     await insertEnrolments(ctx.db, rows, now);

@@ -6,7 +6,8 @@
 
 /**
  * Below these a figure is not shown at all: "40+ business clients" says "small", not "trusted".
- * Verifications: every recorded check (the row stays when retention erases its details).
+ * Verifications: every recorded live check (the row stays when retention erases its details;
+ * test-mode checks are not counted).
  * Business clients: businesses that have paid for credits at least once (top-ups, not grants).
  */
 export const FIGURE_THRESHOLDS = { verifications: 10_000, businesses: 50 } as const;

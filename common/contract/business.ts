@@ -3,6 +3,12 @@ import { z } from 'zod';
 import { GSTIN_MESSAGES, gstinProblem, isGstStateCode, normaliseGstin } from '../gst';
 import { isoDate, isoDateTime, rupees, storableText } from './shared';
 
+/** Which data a dashboard view reads, and which key a regeneration replaces: live unless asked. */
+export const API_MODES = ['live', 'test'] as const;
+export type ApiMode = (typeof API_MODES)[number];
+export const ModeQuery = z.object({ mode: z.enum(API_MODES).default('live') });
+export type ModeQuery = z.infer<typeof ModeQuery>;
+
 export const AutoRefillSettings = z.object({
   enabled: z.boolean(),
   thresholdPaise: z.number().int().nullable(),
@@ -22,14 +28,20 @@ export const BusinessProfile = z.object({
   apiKeyPrefix: z.string().nullable(),
   apiKeyCreatedAt: isoDateTime.nullable(),
   apiKeyLastUsedAt: isoDateTime.nullable(),
+  /** the test key (sk_test_…): free calls, data kept apart from live; null until one is made */
+  testApiKeyPrefix: z.string().nullable(),
+  testApiKeyCreatedAt: isoDateTime.nullable(),
+  testApiKeyLastUsedAt: isoDateTime.nullable(),
+  /** calls a minute allowed to the test key */
+  testRateLimitPerMinute: z.number().int(),
   autoRefill: AutoRefillSettings,
   createdAt: isoDateTime,
 });
 export type BusinessProfile = z.infer<typeof BusinessProfile>;
 
 export const CreateBusinessBody = z.object({ companyName: storableText().max(200) });
-/** POST /api/business/create answers the profile plus the full key, shown once. */
-export const CreatedBusiness = BusinessProfile.extend({ apiKey: z.string() });
+/** POST /api/business/create answers the profile plus both full keys, each shown once. */
+export const CreatedBusiness = BusinessProfile.extend({ apiKey: z.string(), testApiKey: z.string() });
 export type CreatedBusiness = z.infer<typeof CreatedBusiness>;
 
 export const VERIFICATION_STATUSES = ['verified', 'invalid_code', 'expired', 'replayed'] as const;
@@ -64,10 +76,12 @@ export const BusinessDashboard = z.object({
     daily: z.array(DailyCount),
   }),
   recentVerifications: z.array(RecentVerification),
+  /** which mode's data these are */
+  mode: z.enum(API_MODES),
 });
 export type BusinessDashboard = z.infer<typeof BusinessDashboard>;
 
-export const RegeneratedKey = z.object({ apiKey: z.string(), prefix: z.string() });
+export const RegeneratedKey = z.object({ apiKey: z.string(), prefix: z.string(), mode: z.enum(API_MODES) });
 export type RegeneratedKey = z.infer<typeof RegeneratedKey>;
 
 export const AutoRefillBody = z.object({
@@ -88,7 +102,7 @@ export const LedgerEntry = z.object({
 });
 export type LedgerEntry = z.infer<typeof LedgerEntry>;
 
-export const UsageCsvQuery = z.object({ from: isoDate, to: isoDate });
+export const UsageCsvQuery = z.object({ from: isoDate, to: isoDate, mode: z.enum(API_MODES).default('live') });
 
 // --- billing details and receipts (issue 22, item 3) ---------------------------------------------
 

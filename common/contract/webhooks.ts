@@ -1,5 +1,6 @@
 /** Webhook management for the business dashboard (/api/webhooks*, session cookie). */
 import { z } from 'zod';
+import { API_MODES } from './business';
 import { isoDateTime } from './shared';
 
 export const Webhook = z.object({
@@ -15,6 +16,8 @@ export const Webhook = z.object({
   disabledAt: isoDateTime.nullable(),
   createdAt: isoDateTime,
   lastTriggered: isoDateTime.nullable(),
+  /** false: a test endpoint, sent only the events of the test key (sk_test_…) */
+  livemode: z.boolean(),
 });
 export type Webhook = z.infer<typeof Webhook>;
 
@@ -23,6 +26,8 @@ export const CreateWebhookBody = z.object({
   url: z.string().max(2048).default(''),
   events: z.array(z.string().max(40)).max(10).default([]),
   secret: z.string().max(200).optional(),
+  /** false makes a test endpoint (the dashboard's Test switch); live by default */
+  livemode: z.boolean().default(true),
 });
 /** What the web sends (before the defaults above are applied). */
 export type CreateWebhookInput = z.input<typeof CreateWebhookBody>;
@@ -47,7 +52,7 @@ export const ResendResponse = z.object({
 });
 export type ResendResponse = z.infer<typeof ResendResponse>;
 
-export const WebhookLogsQuery = z.object({ limit: z.coerce.number().int().min(1).max(500).optional() });
+export const WebhookLogsQuery = z.object({ limit: z.coerce.number().int().min(1).max(500).optional(), mode: z.enum(API_MODES).default('live') });
 
 export const WebhookLogEntry = z.object({
   id: z.string(),

@@ -100,7 +100,7 @@ describeEachDialect('every code sample, executed against a live server', (dialec
     const input = { baseUrl: base, apiKey: owner.apiKey };
     const userId = `sample-${language}-${dialect}`;
 
-    expect(json(await run(language, renderSample('test', language, input)))).toEqual({ ok: true, business_id: owner.businessId });
+    expect(json(await run(language, renderSample('test', language, input)))).toEqual({ ok: true, business_id: owner.businessId, livemode: true });
 
     const profile = json(await run(language, renderSample('profile', language, input)));
     expect(profile).toMatchObject({ business_id: owner.businessId, company_name: 'Sample Runner Ltd', currency: 'INR' });
@@ -179,6 +179,6 @@ describeEachDialect('every code sample, executed against a live server', (dialec
 
   it.each(LANGUAGES)('%s: the /v1 alias answers the same sample', async (language) => {
     const result = json(await run(language, renderSample('test', language, { baseUrl: `${origin}/v1`, apiKey: owner.apiKey })));
-    expect(result).toEqual({ ok: true, business_id: owner.businessId });
+    expect(result).toEqual({ ok: true, business_id: owner.businessId, livemode: true });
   });
 });

@@ -65,6 +65,7 @@ const envSchema = z.object({
   WEBHOOK_WORKER: z.preprocess(emptyToUndefined, z.enum(['on', 'off']).default('on')),
   WEBHOOK_DISABLE_AFTER_HOURS: z.preprocess(emptyToUndefined, z.coerce.number().positive().max(24 * 365).default(24)),
   API_RATE_LIMIT_PER_MINUTE: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(1_000_000).default(1000)),
+  TEST_KEY_RATE_LIMIT_PER_MIN: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(1_000_000).default(100)),
   WEB_DIST_DIR: z.preprocess(emptyToUndefined, z.string().default('./dist/web')),
   PAYEE_UPI_ID: z.preprocess(
     emptyToUndefined,
@@ -145,6 +146,8 @@ export interface Config {
   webSsrEntry: string;
   /** the default per-API-key limit for new businesses (each business may have its own) */
   apiRateLimitPerMinute: number;
+  /** every test key's limit (sk_test_…), its own budget apart from the live key's */
+  testKeyRateLimitPerMinute: number;
   /** deliver webhooks to loopback/private addresses (tests, development) */
   webhookAllowPrivate: boolean;
   /** run the webhook delivery worker in this process */
@@ -294,6 +297,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     // Built beside the web app by `npm run build` (vite build --ssr); absent, pages render in the browser.
     webSsrEntry: join(env.WEB_DIST_DIR, '..', 'ssr', 'entry-server.js'),
     apiRateLimitPerMinute: env.API_RATE_LIMIT_PER_MINUTE,
+    testKeyRateLimitPerMinute: env.TEST_KEY_RATE_LIMIT_PER_MIN,
     webhookAllowPrivate: env.WEBHOOK_ALLOW_PRIVATE,
     webhookWorker: env.WEBHOOK_WORKER === 'on',
     webhookDisableAfterMs: env.WEBHOOK_DISABLE_AFTER_HOURS * 3_600_000,

@@ -24,7 +24,7 @@ function codeNeedle(what: string, code: string): Needle {
 }
 
 function apiKeyNeedle(what: string, key: string): Needle {
-  // The prefix shown afterwards (sk_live_ + 4) is not secret; the 32 random characters are.
+  // The prefix shown afterwards (sk_live_/sk_test_ + 4) is not secret; the 32 random characters are.
   return { what, text: [key, key.slice('sk_live_'.length)], bytes: [] };
 }
 
@@ -50,13 +50,28 @@ describeEachDialect('no secret a route hands out is readable at rest', (dialect)
   it('enrols through every secret-giving route, then finds none of the secrets in any table or database file', async () => {
     const needles: Needle[] = [];
 
-    // Business creation and key regeneration: the full sk_live_ keys.
+    // Business creation and key regeneration: the full sk_live_ and sk_test_ keys.
     const biz = await createBusiness(t.app, 'Rest Secrets Ltd');
     needles.push(apiKeyNeedle('API key from business creation', biz.apiKey));
+    needles.push(apiKeyNeedle('test API key from business creation', biz.testApiKey));
     await fund(t.ctx, biz.businessId, 100_000);
     const regenerated = ok(await call({ method: 'POST', url: '/api/business/api-key/regenerate', cookie: biz.cookie }), 200);
     needles.push(apiKeyNeedle('API key from regeneration', regenerated.apiKey));
     const apiKey: string = regenerated.apiKey;
+    const regeneratedTest = ok(await call({ method: 'POST', url: '/api/business/api-key/regenerate?mode=test', cookie: biz.cookie }), 200);
+    expect(regeneratedTest.apiKey).toMatch(/^sk_test_/);
+    needles.push(apiKeyNeedle('test API key from regeneration', regeneratedTest.apiKey));
+    // A test enrolment (its secret and the stored idempotent answer) is held like a live one.
+    const testEnrol = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/generate',
+      headers: { ...bearer(regeneratedTest.apiKey), 'idempotency-key': unique('idem') },
+      payload: { user_id: unique('test-user') },
+    });
+    const testBody = ok(testEnrol, 201);
+    expect(testBody.livemode).toBe(false);
+    needles.push(totpSecretNeedle('test-mode enrolment secret', testBody.secret));
+    for (const code of testBody.backup_codes) needles.push(codeNeedle('test-mode backup code', code));
 
     // Public API enrolments: without a key, with an Idempotency-Key (on /api/v1 and the /v1 alias).
     const enrol = async (url: string, idempotencyKey?: string) => {
@@ -138,9 +153,9 @@ describeEachDialect('no secret a route hands out is readable at rest', (dialect)
     expect(admin.recoveryCodes.length).toBeGreaterThan(0);
     for (const code of admin.recoveryCodes) needles.push(codeNeedle('admin MFA recovery code', code));
 
-    // The keyed calls above were stored (four answers: generate, verify, webhook endpoint), so the scan below reads them.
+    // The keyed calls above were stored (live: two generates, a verify, a webhook endpoint; test: a generate), so the scan below reads them.
     const stored = await t.ctx.db.selectFrom('idempotency_record').select('idempotency_key').where('business_id', '=', biz.businessId).execute();
-    expect(stored).toHaveLength(4);
+    expect(stored).toHaveLength(5);
 
     // The scan. Rows first, then (SQLite) the bytes on disk, write-ahead log included.
     expect(await everyStoredValue(t.ctx).then((values) => values.some((v) => v.where.startsWith('idempotency_record.')))).toBe(true);

@@ -50,7 +50,7 @@ export async function createBusiness(app: FastifyInstance, companyName = 'Acme P
   const cookie = await signIn(app, email, 'Owner Person');
   const res = await call(app, 'POST', '/api/business/create', cookie, { companyName });
   if (res.statusCode !== 201) throw new Error(`business create failed: ${res.statusCode} ${res.body}`);
-  return { email, cookie, apiKey: res.json().apiKey, businessId: res.json().id };
+  return { email, cookie, apiKey: res.json().apiKey, testApiKey: res.json().testApiKey, businessId: res.json().id };
 }
 
 /** A fresh bank-style transaction id (UTR): 12 upper-case letters and digits, unique per run. */

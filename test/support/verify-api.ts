@@ -11,6 +11,8 @@ export interface TestBusiness {
   email: string;
   cookie: string;
   apiKey: string;
+  /** the test key (sk_test_…) made with the business */
+  testApiKey: string;
   businessId: string;
 }
 
@@ -26,7 +28,7 @@ export async function createBusiness(app: FastifyInstance, companyName = 'Acme P
   const cookie = await signIn(app, email, 'Owner Person');
   const res = await app.inject({ method: 'POST', url: '/api/business/create', headers: { cookie, 'sec-fetch-site': 'same-origin' }, payload: { companyName } });
   if (res.statusCode !== 201) throw new Error(`business create failed: ${res.statusCode} ${res.body}`);
-  return { email, cookie, apiKey: res.json().apiKey, businessId: res.json().id };
+  return { email, cookie, apiKey: res.json().apiKey, testApiKey: res.json().testApiKey, businessId: res.json().id };
 }
 
 export async function fund(ctx: AppContext, businessId: string, amountPaise: number): Promise<void> {

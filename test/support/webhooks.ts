@@ -133,8 +133,8 @@ export async function grant(ctx: AppContext, businessId: string, amountPaise: nu
 export async function createHook(
   app: FastifyInstance,
   cookie: string,
-  payload: { url: string; events: string[]; secret?: string },
-): Promise<{ id: string; secret: string; url: string; events: string[]; isActive: boolean }> {
+  payload: { url: string; events: string[]; secret?: string; livemode?: boolean },
+): Promise<{ id: string; secret: string; url: string; events: string[]; isActive: boolean; livemode: boolean }> {
   const res = await app.inject({ method: 'POST', url: '/api/webhooks', headers: { cookie, ...ORIGIN }, payload });
   if (res.statusCode !== 201) throw new Error(`webhook create failed: ${res.statusCode} ${res.body}`);
   return res.json();
@@ -142,8 +142,8 @@ export async function createHook(
 
 export type LogEntry = WebhookLogEntry;
 
-export async function logsOf(app: FastifyInstance, cookie: string, webhookId?: string): Promise<LogEntry[]> {
-  const res = await app.inject({ method: 'GET', url: '/api/webhooks/logs', headers: { cookie } });
+export async function logsOf(app: FastifyInstance, cookie: string, webhookId?: string, mode: 'live' | 'test' = 'live'): Promise<LogEntry[]> {
+  const res = await app.inject({ method: 'GET', url: `/api/webhooks/logs?mode=${mode}`, headers: { cookie } });
   if (res.statusCode !== 200) throw new Error(`logs failed: ${res.statusCode} ${res.body}`);
   const rows = res.json() as LogEntry[];
   return webhookId ? rows.filter((r) => r.webhookId === webhookId) : rows;

@@ -79,6 +79,8 @@ export interface ApiKeyTable {
   created_at: Timestamp;
   revoked_at: Timestamp | null;
   last_used_at: Timestamp | null;
+  /** false for test mode (sk_test_ keys): free, and kept apart from live data */
+  livemode: ColumnType<boolean | number, boolean | undefined, boolean>;
 }
 
 export type LedgerKind = 'top_up' | 'grant' | 'refund' | 'adjustment';
@@ -149,6 +151,8 @@ export interface EnrolmentTable {
   purpose: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** false for test mode (sk_test_ keys): free, and kept apart from live data */
+  livemode: ColumnType<boolean | number, boolean | undefined, boolean>;
 }
 
 export interface BackupCodeTable {
@@ -171,6 +175,8 @@ export interface VerificationTable {
   cost_paise: number;
   response_time_ms: number;
   created_at: Timestamp;
+  /** false for test mode (sk_test_ keys): free, and kept apart from live data */
+  livemode: ColumnType<boolean | number, boolean | undefined, boolean>;
 }
 
 export interface IdempotencyRecordTable {
@@ -181,6 +187,8 @@ export interface IdempotencyRecordTable {
   status_code: number;
   response_body: string;
   created_at: Timestamp;
+  /** false for test mode (sk_test_ keys): free, and kept apart from live data */
+  livemode: ColumnType<boolean | number, boolean | undefined, boolean>;
 }
 
 export interface WebhookTable {
@@ -199,6 +207,8 @@ export interface WebhookTable {
   failing_since: Timestamp | null;
   /** when the server switched it off (410 Gone, a day of failures); null if on or switched off by the owner */
   disabled_at: Timestamp | null;
+  /** false for test mode (sk_test_ keys): free, and kept apart from live data */
+  livemode: ColumnType<boolean | number, boolean | undefined, boolean>;
 }
 
 export type DeliveryStatus = 'pending' | 'delivering' | 'succeeded' | 'exhausted' | 'cancelled';

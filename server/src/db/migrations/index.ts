@@ -18,6 +18,7 @@ import * as m20261125210000 from './20261125210000_vault_authenticator_vault';
 import * as m20261125300000 from './20261125300000_api_platform_lookups';
 import * as m20261125410000 from './20261125410000_webhook_endpoint_api';
 import * as m20261125420000 from './20261125420000_mail_outbox';
+import * as m20261125421000 from './20261125421000_test_mode';
 import * as m20261125430000 from './20261125430000_receipts';
 
 /** Every migration, by name; names sort in the order they run. Add new ones at the end. */
@@ -41,5 +42,6 @@ export const migrations: Record<string, Migration> = {
   '20261125300000_api_platform_lookups': m20261125300000,
   '20261125410000_webhook_endpoint_api': m20261125410000,
   '20261125420000_mail_outbox': m20261125420000,
+  '20261125421000_test_mode': m20261125421000,
   '20261125430000_receipts': m20261125430000,
 };

@@ -68,6 +68,8 @@ describeEachDialect('impersonation', (dialect) => {
 
     it('refuses payments, key regeneration, webhooks, payment settings, secrets and admin tools while it lasts', async () => {
       expectError(await post(t.app, '/api/business/api-key/regenerate', acting), 403, 'impersonation_forbidden');
+      // Nor the test key: it is a secret like the live one.
+      expectError(await post(t.app, '/api/business/api-key/regenerate?mode=test', acting), 403, 'impersonation_forbidden');
       expectError(await get(t.app, '/api/webhooks', acting), 403, 'impersonation_forbidden');
       expectError(await post(t.app, '/api/webhooks', acting, { url: 'https://example.com/hook', events: ['verification.success'] }), 403, 'impersonation_forbidden');
       expectError(await t.app.inject({ method: 'DELETE', url: '/api/webhooks/wh_x', headers: { cookie: acting, origin: ORIGIN } }), 403, 'impersonation_forbidden');

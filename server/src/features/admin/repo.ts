@@ -15,8 +15,8 @@ export interface DashboardTotals {
 export async function dashboardTotals(db: Executor, since: Date): Promise<DashboardTotals> {
   const [users, keys, verifications, revenue] = await Promise.all([
     db.selectFrom('user').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow(),
-    db.selectFrom('api_key').select((eb) => eb.fn.countAll().as('n')).where('revoked_at', 'is', null).executeTakeFirstOrThrow(),
-    db.selectFrom('totp_verification').select((eb) => eb.fn.countAll().as('n')).where('created_at', '>=', since).executeTakeFirstOrThrow(),
+    db.selectFrom('api_key').select((eb) => eb.fn.countAll().as('n')).where('revoked_at', 'is', null).where('livemode', '=', true).executeTakeFirstOrThrow(),
+    db.selectFrom('totp_verification').select((eb) => eb.fn.countAll().as('n')).where('created_at', '>=', since).where('livemode', '=', true).executeTakeFirstOrThrow(),
     // Money that came in: bank/UPI approvals and card payments are `top_up` ledger rows (grants are not revenue).
     db
       .selectFrom('ledger_entry')
@@ -99,7 +99,8 @@ export async function searchBusinesses(db: Executor, query: string, limit: numbe
   let q = db
     .selectFrom('business')
     .innerJoin('user', 'user.id', 'business.owner_user_id')
-    .leftJoin('api_key', (join) => join.onRef('api_key.business_id', '=', 'business.id').on('api_key.revoked_at', 'is', null))
+    // The live key: a business also has a test key, which would double the row.
+    .leftJoin('api_key', (join) => join.onRef('api_key.business_id', '=', 'business.id').on('api_key.revoked_at', 'is', null).on('api_key.livemode', '=', true))
     .select([
       'business.id',
       'business.company_name',

@@ -5,7 +5,9 @@ import { randomBase62 } from '../../lib/ids';
 import { findBusinessByApiKeyHash, type Business } from './repo';
 
 export const API_KEY_PREFIX = 'sk_live_';
-const API_KEY_PATTERN = /^sk_live_[0-9A-Za-z]{32}$/;
+/** Test mode's keys: every call free, data kept apart from live (livemode: false). */
+export const TEST_API_KEY_PREFIX = 'sk_test_';
+const API_KEY_PATTERN = /^sk_(?:live|test)_[0-9A-Za-z]{32}$/;
 
 export interface NewApiKey {
   /** shown to the business once; never stored */
@@ -15,9 +17,10 @@ export interface NewApiKey {
   hash: string;
 }
 
-export function generateApiKey(): NewApiKey {
-  const key = `${API_KEY_PREFIX}${randomBase62(32)}`;
-  return { key, prefix: key.slice(0, API_KEY_PREFIX.length + 4), hash: sha256Hex(key) };
+export function generateApiKey(livemode = true): NewApiKey {
+  const prefix = livemode ? API_KEY_PREFIX : TEST_API_KEY_PREFIX;
+  const key = `${prefix}${randomBase62(32)}`;
+  return { key, prefix: key.slice(0, prefix.length + 4), hash: sha256Hex(key) };
 }
 
 /** The bearer token's hash, or null when it cannot be one of our keys (saves a query). */
@@ -41,6 +44,8 @@ export interface ApiKeyOwner {
   /** A snapshot up to API_KEY_CACHE_TTL_MS old: never read its balance (the debit gives it). */
   business: Business;
   ownerBanned: boolean;
+  /** false for a test key: its calls are free and see only test data */
+  livemode: boolean;
 }
 
 interface Cache {

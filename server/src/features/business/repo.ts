@@ -101,12 +101,13 @@ export interface ApiKeyInfo {
 
 export async function insertApiKey(
   db: Executor,
-  values: { id: string; businessId: string; prefix: string; hash: string; now: Date },
+  values: { id: string; businessId: string; prefix: string; hash: string; livemode: boolean; now: Date },
 ): Promise<void> {
   await db
     .insertInto('api_key')
     .values({
       id: values.id,
+      livemode: values.livemode,
       business_id: values.businessId,
       prefix: values.prefix,
       key_hash: values.hash,
@@ -117,15 +118,23 @@ export async function insertApiKey(
     .execute();
 }
 
-export async function revokeActiveApiKeys(db: Executor, businessId: string, now: Date): Promise<void> {
-  await db.updateTable('api_key').set({ revoked_at: now }).where('business_id', '=', businessId).where('revoked_at', 'is', null).execute();
+/** Revokes the active keys of one mode; the other mode's key keeps working. */
+export async function revokeActiveApiKeys(db: Executor, businessId: string, livemode: boolean, now: Date): Promise<void> {
+  await db
+    .updateTable('api_key')
+    .set({ revoked_at: now })
+    .where('business_id', '=', businessId)
+    .where('livemode', '=', livemode)
+    .where('revoked_at', 'is', null)
+    .execute();
 }
 
-export async function findActiveApiKey(db: Executor, businessId: string): Promise<ApiKeyInfo | undefined> {
+export async function findActiveApiKey(db: Executor, businessId: string, livemode: boolean): Promise<ApiKeyInfo | undefined> {
   const row = await db
     .selectFrom('api_key')
     .select(['id', 'prefix', 'created_at', 'last_used_at'])
     .where('business_id', '=', businessId)
+    .where('livemode', '=', livemode)
     .where('revoked_at', 'is', null)
     .orderBy('created_at', 'desc')
     .executeTakeFirst();
@@ -139,7 +148,7 @@ const selectBusinessByKeyHash = preparedQuery((db, hash: string) =>
     // A removed owner takes the key with them; a banned one is refused by the caller.
     .innerJoin('user', 'user.id', 'business.owner_user_id')
     .selectAll('business')
-    .select(['api_key.id as key_id', 'user.banned as owner_banned'])
+    .select(['api_key.id as key_id', 'api_key.livemode as key_livemode', 'user.banned as owner_banned'])
     .where('api_key.key_hash', '=', hash)
     .where('api_key.revoked_at', 'is', null),
 );
@@ -149,11 +158,14 @@ const selectBusinessByKeyHash = preparedQuery((db, hash: string) =>
  * a business, so whatever stops a key (revocation, suspension, the owner banned or removed) is
  * decided here.
  */
-export async function findBusinessByApiKeyHash(db: Executor, hash: string): Promise<{ keyId: string; business: Business; ownerBanned: boolean } | undefined> {
+export async function findBusinessByApiKeyHash(
+  db: Executor,
+  hash: string,
+): Promise<{ keyId: string; business: Business; ownerBanned: boolean; livemode: boolean } | undefined> {
   const [row] = (await selectBusinessByKeyHash(db, hash)).rows;
   if (!row) return undefined;
-  const { key_id, owner_banned, ...business } = row;
-  return { keyId: key_id, business: toBusiness(business), ownerBanned: toBoolean(owner_banned ?? false) };
+  const { key_id, key_livemode, owner_banned, ...business } = row;
+  return { keyId: key_id, business: toBusiness(business), ownerBanned: toBoolean(owner_banned ?? false), livemode: toBoolean(key_livemode) };
 }
 
 export async function setSuspended(db: Executor, id: string, suspension: { at: Date; reason: string } | null): Promise<boolean> {
@@ -179,7 +191,7 @@ export interface PeriodStats {
   avgResponseMs: number;
 }
 
-export async function periodStats(db: Executor, businessId: string, since: Date): Promise<PeriodStats> {
+export async function periodStats(db: Executor, businessId: string, livemode: boolean, since: Date): Promise<PeriodStats> {
   const row = await db
     .selectFrom('totp_verification')
     .select((eb) => [
@@ -189,6 +201,7 @@ export async function periodStats(db: Executor, businessId: string, since: Date)
       eb.fn.avg<number>('response_time_ms').as('avg_ms'),
     ])
     .where('business_id', '=', businessId)
+    .where('livemode', '=', livemode)
     .where('created_at', '>=', since)
     .executeTakeFirstOrThrow();
   const total = toNumber(row.total);
@@ -200,6 +213,7 @@ export async function dailyCounts(
   db: Executor,
   dialect: Dialect,
   businessId: string,
+  livemode: boolean,
   since: Date,
 ): Promise<Array<{ day: string; total: number; verified: number }>> {
   // ISO-8601 text on SQLite starts with the UTC date; PostgreSQL formats it in UTC.
@@ -212,6 +226,7 @@ export async function dailyCounts(
       eb.fn.sum<number>(eb.case().when('status', '=', 'verified').then(1).else(0).end()).as('verified'),
     ])
     .where('business_id', '=', businessId)
+    .where('livemode', '=', livemode)
     .where('created_at', '>=', since)
     .groupBy(day)
     .orderBy(day)

@@ -7,7 +7,7 @@ import { listAuditEntries } from '../audit/repo';
 import { insertVerification } from '../verify/repo';
 
 const DAY_MS = 86_400_000;
-const CSV_HEADER = 'verification_id,created_at,user_id,mode,method,purpose,status,cost_inr,response_time_ms';
+const CSV_HEADER = 'verification_id,created_at,user_id,mode,method,purpose,status,cost_inr,response_time_ms,livemode';
 
 /** RFC 4180: quoted fields, doubled quotes, line breaks inside quotes. */
 function parseCsv(text: string): string[][] {
@@ -92,11 +92,18 @@ describeEachDialect('business dashboard routes', (dialect) => {
         expect((await get(url, cookie)).body).not.toContain(apiKey.slice(12));
       }
 
-      // Only the hash and the prefix are stored.
-      const keys = await t.ctx.db.selectFrom('api_key').selectAll().where('business_id', '=', created.id).execute();
-      expect(keys).toHaveLength(1);
+      // The test key comes with it, shown once too.
+      expect(created.testApiKey).toMatch(/^sk_test_[0-9A-Za-z]{32}$/);
+      expect(created.testApiKeyPrefix).toBe(created.testApiKey.slice(0, 12));
+      expect((await get('/api/business/profile', cookie)).body).not.toContain(created.testApiKey.slice(12));
+
+      // Only the hashes and the prefixes are stored.
+      const keys = await t.ctx.db.selectFrom('api_key').selectAll().where('business_id', '=', created.id).orderBy('livemode', 'desc').execute();
+      expect(keys).toHaveLength(2);
       expect(keys[0]!.key_hash).toBe(createHash('sha256').update(apiKey).digest('hex'));
+      expect(keys[1]!.key_hash).toBe(createHash('sha256').update(created.testApiKey).digest('hex'));
       expect(JSON.stringify(keys)).not.toContain(apiKey);
+      expect(JSON.stringify(keys)).not.toContain(created.testApiKey);
 
       const [audit] = await listAuditEntries(t.ctx.db, { subjectId: created.id });
       expect(audit).toMatchObject({ action: 'business.created', actorLabel: email, details: { company_name: 'Acme Fintech Pvt Ltd' } });
@@ -152,11 +159,14 @@ describeEachDialect('business dashboard routes', (dialect) => {
     expectError(await t.app.inject({ method: 'POST', url: '/api/v1/test', headers: bearer(biz.apiKey) }), 401, 'unauthorized');
     expect((await t.app.inject({ method: 'POST', url: '/api/v1/test', headers: bearer(apiKey) })).statusCode).toBe(200);
 
-    const keys = await t.ctx.db.selectFrom('api_key').select(['prefix', 'revoked_at']).where('business_id', '=', biz.businessId).execute();
-    expect(keys.filter((k) => k.revoked_at === null).map((k) => k.prefix)).toEqual([prefix]);
-    expect(keys).toHaveLength(2);
+    // The test key is untouched by the live key's regeneration.
+    const keys = await t.ctx.db.selectFrom('api_key').select(['prefix', 'revoked_at', 'livemode']).where('business_id', '=', biz.businessId).execute();
+    expect(keys.filter((k) => k.revoked_at === null && k.livemode).map((k) => k.prefix)).toEqual([prefix]);
+    expect(keys.filter((k) => k.revoked_at === null && !k.livemode).map((k) => k.prefix)).toEqual([biz.testApiKey.slice(0, 12)]);
+    expect(keys).toHaveLength(3);
+    expect((await t.app.inject({ method: 'POST', url: '/api/v1/test', headers: bearer(biz.testApiKey) })).statusCode).toBe(200);
     const [audit] = await listAuditEntries(t.ctx.db, { subjectId: biz.businessId });
-    expect(audit).toMatchObject({ action: 'api_key.regenerated', details: { prefix } });
+    expect(audit).toMatchObject({ action: 'api_key.regenerated', details: { prefix, mode: 'live' } });
     expect(JSON.stringify(audit)).not.toContain(apiKey);
   });
 
@@ -207,6 +217,7 @@ describeEachDialect('business dashboard routes', (dialect) => {
             externalUserId: 'history',
             mode: 'managed',
             method: 'totp',
+            livemode: true,
             purpose: null,
             status,
             costPaise: 10,
@@ -293,6 +304,7 @@ describeEachDialect('business dashboard routes', (dialect) => {
           id: `ver_export_old_${dialect}`,
           businessId: biz.businessId,
           externalUserId: 'old-user',
+          livemode: true,
           mode: 'managed',
           method: 'totp',
           purpose: null,
@@ -314,7 +326,7 @@ describeEachDialect('business dashboard routes', (dialect) => {
       expect(header!.join(',')).toBe(CSV_HEADER);
       expect(rows).toHaveLength(5);
       for (const row of rows) {
-        expect(row).toHaveLength(9);
+        expect(row).toHaveLength(10);
         expect(row[0]).toMatch(/^ver_/);
         expect(row[1]!.slice(0, 10)).toBe(today);
         expect(row.slice(3, 5)).toEqual(['managed', 'totp']);
@@ -350,7 +362,7 @@ describeEachDialect('business dashboard routes', (dialect) => {
     it('includes only rows inside the range, whole days in UTC', async () => {
       const jan = parseCsv((await get('/api/business/usage.csv?from=2026-01-15&to=2026-01-15', biz.cookie)).body);
       expect(jan.slice(1).map((r) => r[0])).toEqual([`ver_export_old_${dialect}`]);
-      expect(jan[1]).toEqual([`ver_export_old_${dialect}`, '2026-01-15T12:00:00.000Z', 'old-user', 'managed', 'totp', '', 'invalid_code', '0.10', '2.5']);
+      expect(jan[1]).toEqual([`ver_export_old_${dialect}`, '2026-01-15T12:00:00.000Z', 'old-user', 'managed', 'totp', '', 'invalid_code', '0.10', '2.5', 'true']);
       const before = parseCsv((await get('/api/business/usage.csv?from=2025-12-01&to=2026-01-14', biz.cookie)).body);
       expect(before).toEqual([CSV_HEADER.split(',')]);
     });

@@ -5,6 +5,7 @@ import {
   CreateBusinessBody,
   CreatedBusiness,
   LedgerEntry,
+  ModeQuery,
   RegeneratedKey,
   UsageCsvQuery,
 } from '@common/contract/business';
@@ -28,17 +29,20 @@ export async function businessRoutes(app: FastifyInstance): Promise<void> {
 
   r.post('/api/business/create', { config: { carriesSecret: true }, schema: { body: CreateBusinessBody, response: { 201: CreatedBusiness } } }, async (request, reply) => {
     const created = await service.createBusiness(ctx, request.currentUser!, request.body.companyName);
-    return reply.status(201).send({ ...created.profile, apiKey: created.apiKey });
+    return reply.status(201).send({ ...created.profile, apiKey: created.apiKey, testApiKey: created.testApiKey });
   });
 
   r.get('/api/business/profile', { schema: { response: { 200: BusinessProfile } } }, async (request) => {
     return service.toProfile(ctx, await service.requireBusiness(ctx, request.currentUser!));
   });
 
-  r.get('/api/business/dashboard', { schema: { response: { 200: BusinessDashboard } } }, async (request) => service.dashboard(ctx, request.currentUser!));
+  r.get('/api/business/dashboard', { schema: { querystring: ModeQuery, response: { 200: BusinessDashboard } } }, async (request) =>
+    service.dashboard(ctx, request.currentUser!, request.query.mode),
+  );
 
-  r.post('/api/business/api-key/regenerate', { config: { carriesSecret: true }, schema: { response: { 200: RegeneratedKey } } }, async (request) => {
-    return service.regenerateApiKey(ctx, request.currentUser!, request.impersonatedBy);
+  // ?mode=test replaces the test key (sk_test_…); the live key is untouched, and the reverse.
+  r.post('/api/business/api-key/regenerate', { config: { carriesSecret: true }, schema: { querystring: ModeQuery, response: { 200: RegeneratedKey } } }, async (request) => {
+    return service.regenerateApiKey(ctx, request.currentUser!, request.impersonatedBy, request.query.mode);
   });
 
   r.put(
@@ -72,16 +76,17 @@ export async function businessRoutes(app: FastifyInstance): Promise<void> {
         throw new AppError('validation_failed', '"from" must be a date on or before "to".');
       }
       if (to.getTime() - from.getTime() > 366 * 86_400_000) throw new AppError('validation_failed', 'Export at most one year at a time.');
-      const rows = await listVerificationsBetween(ctx.db, business.id, from, to, MAX_EXPORT_ROWS);
-      const header = 'verification_id,created_at,user_id,mode,method,purpose,status,cost_inr,response_time_ms';
+      const livemode = request.query.mode === 'live';
+      const rows = await listVerificationsBetween(ctx.db, business.id, livemode, from, to, MAX_EXPORT_ROWS);
+      const header = 'verification_id,created_at,user_id,mode,method,purpose,status,cost_inr,response_time_ms,livemode';
       const lines = rows.map((v) =>
-        [v.id, v.createdAt.toISOString(), v.externalUserId, v.mode, v.method, v.purpose, v.status, paiseToDecimalString(v.costPaise), v.responseTimeMs]
+        [v.id, v.createdAt.toISOString(), v.externalUserId, v.mode, v.method, v.purpose, v.status, paiseToDecimalString(v.costPaise), v.responseTimeMs, String(livemode)]
           .map(csvField)
           .join(','),
       );
       return reply
         .type('text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="sixdigit-usage-${request.query.from}-to-${request.query.to}.csv"`)
+        .header('content-disposition', `attachment; filename="sixdigit-${livemode ? '' : 'test-'}usage-${request.query.from}-to-${request.query.to}.csv"`)
         .send([header, ...lines].join('\r\n') + '\r\n');
     },
   );

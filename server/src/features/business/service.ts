@@ -1,4 +1,4 @@
-import type { BusinessDashboard, BusinessProfile } from '@common/contract/business';
+import type { ApiMode, BusinessDashboard, BusinessProfile } from '@common/contract/business';
 import { LOW_BALANCE_THRESHOLD_PAISE, getTopUpPack, paiseToDecimalString, verificationsForPaise } from '@common/pricing';
 import type { AppContext } from '../../context';
 import { AppError } from '../../lib/errors';
@@ -10,7 +10,7 @@ import { generateApiKey, invalidateApiKeys } from './api-keys';
 import * as repo from './repo';
 
 export async function toProfile(ctx: AppContext, business: repo.Business): Promise<BusinessProfile> {
-  const key = await repo.findActiveApiKey(ctx.db, business.id);
+  const [key, testKey] = await Promise.all([repo.findActiveApiKey(ctx.db, business.id, true), repo.findActiveApiKey(ctx.db, business.id, false)]);
   const verificationsLeft = verificationsForPaise(business.balancePaise);
   return {
     id: business.id,
@@ -24,6 +24,10 @@ export async function toProfile(ctx: AppContext, business: repo.Business): Promi
     apiKeyPrefix: key?.prefix ?? null,
     apiKeyCreatedAt: key?.createdAt.toISOString() ?? null,
     apiKeyLastUsedAt: key?.lastUsedAt?.toISOString() ?? null,
+    testApiKeyPrefix: testKey?.prefix ?? null,
+    testApiKeyCreatedAt: testKey?.createdAt.toISOString() ?? null,
+    testApiKeyLastUsedAt: testKey?.lastUsedAt?.toISOString() ?? null,
+    testRateLimitPerMinute: ctx.config.testKeyRateLimitPerMinute,
     autoRefill: business.autoRefill,
     createdAt: business.createdAt.toISOString(),
   };
@@ -35,24 +39,26 @@ export async function requireBusiness(ctx: AppContext, user: CurrentUser): Promi
   return business;
 }
 
-/** One business per user; its first API key is made with it and shown once. */
+/** One business per user; its first live and test keys are made with it and shown once. */
 export async function createBusiness(
   ctx: AppContext,
   user: CurrentUser,
   companyName: string,
   now = new Date(),
-): Promise<{ profile: BusinessProfile; apiKey: string }> {
+): Promise<{ profile: BusinessProfile; apiKey: string; testApiKey: string }> {
   const name = companyName.trim();
   if (!name) throw new AppError('validation_failed', 'Company Name Required: Please enter your company name.');
   if (await repo.findBusinessByOwner(ctx.db, user.id)) {
     throw new AppError('conflict', 'You already have a business account.');
   }
   const id = newId('biz');
-  const key = generateApiKey();
+  const key = generateApiKey(true);
+  const testKey = generateApiKey(false);
   try {
     await ctx.db.transaction().execute(async (trx) => {
       await repo.insertBusiness(trx, { id, ownerUserId: user.id, companyName: name, rateLimitPerMinute: ctx.config.apiRateLimitPerMinute, now });
-      await repo.insertApiKey(trx, { id: newId('key'), businessId: id, prefix: key.prefix, hash: key.hash, now });
+      await repo.insertApiKey(trx, { id: newId('key'), businessId: id, prefix: key.prefix, hash: key.hash, livemode: true, now });
+      await repo.insertApiKey(trx, { id: newId('key'), businessId: id, prefix: testKey.prefix, hash: testKey.hash, livemode: false, now });
       await insertAuditEntry(trx, { actorUserId: user.id, actorLabel: user.email, action: 'business.created', subjectType: 'business', subjectId: id, details: { company_name: name } }, now);
     });
   } catch (err) {
@@ -61,26 +67,35 @@ export async function createBusiness(
     throw err;
   }
   const business = (await repo.findBusinessById(ctx.db, id))!;
-  return { profile: await toProfile(ctx, business), apiKey: key.key };
+  return { profile: await toProfile(ctx, business), apiKey: key.key, testApiKey: testKey.key };
 }
 
-/** Revokes every active key at once and returns the new one (shown once). */
+/**
+ * Revokes the active key of one mode and returns its replacement (shown once); the other mode's
+ * key keeps working. A business made before test mode gets its first test key this way.
+ */
 export async function regenerateApiKey(
   ctx: AppContext,
   user: CurrentUser,
   impersonatedBy: string | null,
+  mode: ApiMode = 'live',
   now = new Date(),
-): Promise<{ apiKey: string; prefix: string }> {
+): Promise<{ apiKey: string; prefix: string; mode: ApiMode }> {
   if (impersonatedBy) throw new AppError('impersonation_forbidden', 'API keys cannot be regenerated while impersonating a user.');
   const business = await requireBusiness(ctx, user);
-  const key = generateApiKey();
+  const livemode = mode === 'live';
+  const key = generateApiKey(livemode);
   await ctx.db.transaction().execute(async (trx) => {
-    await repo.revokeActiveApiKeys(trx, business.id, now);
-    await repo.insertApiKey(trx, { id: newId('key'), businessId: business.id, prefix: key.prefix, hash: key.hash, now });
-    await insertAuditEntry(trx, { actorUserId: user.id, actorLabel: user.email, action: 'api_key.regenerated', subjectType: 'business', subjectId: business.id, details: { prefix: key.prefix } }, now);
+    await repo.revokeActiveApiKeys(trx, business.id, livemode, now);
+    await repo.insertApiKey(trx, { id: newId('key'), businessId: business.id, prefix: key.prefix, hash: key.hash, livemode, now });
+    await insertAuditEntry(
+      trx,
+      { actorUserId: user.id, actorLabel: user.email, action: 'api_key.regenerated', subjectType: 'business', subjectId: business.id, details: { prefix: key.prefix, mode } },
+      now,
+    );
   });
   invalidateApiKeys(ctx);
-  return { apiKey: key.key, prefix: key.prefix };
+  return { apiKey: key.key, prefix: key.prefix, mode };
 }
 
 export async function updateAutoRefill(
@@ -101,16 +116,18 @@ function startOfUtcDay(now: Date): Date {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
 }
 
-export async function dashboard(ctx: AppContext, user: CurrentUser, now = new Date()): Promise<BusinessDashboard> {
+/** The dashboard's figures for one mode's data: live by default, test when asked. */
+export async function dashboard(ctx: AppContext, user: CurrentUser, mode: ApiMode = 'live', now = new Date()): Promise<BusinessDashboard> {
   const business = await requireBusiness(ctx, user);
+  const livemode = mode === 'live';
   const today = startOfUtcDay(now);
   const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
   const chartStart = new Date(today.getTime() - 29 * DAY_MS);
   const [todayStats, monthStats, daily, recent] = await Promise.all([
-    repo.periodStats(ctx.db, business.id, today),
-    repo.periodStats(ctx.db, business.id, monthStart),
-    repo.dailyCounts(ctx.db, ctx.database.dialect, business.id, chartStart),
-    listRecentVerifications(ctx.db, business.id, 20),
+    repo.periodStats(ctx.db, business.id, livemode, today),
+    repo.periodStats(ctx.db, business.id, livemode, monthStart),
+    repo.dailyCounts(ctx.db, ctx.database.dialect, business.id, livemode, chartStart),
+    listRecentVerifications(ctx.db, business.id, livemode, 20),
   ]);
   const byDay = new Map(daily.map((d) => [d.day, d]));
   const series = Array.from({ length: 30 }, (_, i) => {
@@ -145,5 +162,6 @@ export async function dashboard(ctx: AppContext, user: CurrentUser, now = new Da
       responseTime: v.responseTimeMs,
       cost: paiseToDecimalString(v.costPaise),
     })),
+    mode,
   };
 }

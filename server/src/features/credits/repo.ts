@@ -69,12 +69,18 @@ export interface LedgerTotals {
   spentPaise: number;
 }
 
-/** The numbers behind the invariant: balance = credited − cost of recorded verifications. */
+/** The numbers behind the invariant: balance = credited − cost of recorded live verifications. */
 export async function ledgerTotals(db: Executor, businessId: string): Promise<LedgerTotals> {
   const [business, credited, spent] = await Promise.all([
     db.selectFrom('business').select('balance_paise').where('id', '=', businessId).executeTakeFirstOrThrow(),
     db.selectFrom('ledger_entry').select((eb) => eb.fn.sum<number>('amount_paise').as('sum')).where('business_id', '=', businessId).executeTakeFirstOrThrow(),
-    db.selectFrom('totp_verification').select((eb) => eb.fn.sum<number>('cost_paise').as('sum')).where('business_id', '=', businessId).executeTakeFirstOrThrow(),
+    // Live checks only: a test check costs 0 and never touches the balance.
+    db
+      .selectFrom('totp_verification')
+      .select((eb) => eb.fn.sum<number>('cost_paise').as('sum'))
+      .where('business_id', '=', businessId)
+      .where('livemode', '=', true)
+      .executeTakeFirstOrThrow(),
   ]);
   return {
     balancePaise: toNumber(business.balance_paise),

@@ -23,9 +23,10 @@ export async function accountFacts(ctx: AppContext, user: CurrentUser): Promise<
   const business = await businessRepo.findBusinessByOwner(ctx.db, user.id);
   if (!business) return null;
   const [key, recent, logs, pending] = await Promise.all([
-    businessRepo.findActiveApiKey(ctx.db, business.id),
-    verifyRepo.listRecentVerifications(ctx.db, business.id, 20),
-    webhooksRepo.listLogs(ctx.db, business.id, 20),
+    // Live data: what Luna reports on is the account's real traffic.
+    businessRepo.findActiveApiKey(ctx.db, business.id, true),
+    verifyRepo.listRecentVerifications(ctx.db, business.id, true, 20),
+    webhooksRepo.listLogs(ctx.db, business.id, true, 20),
     paymentsRepo.listPaymentRequests(ctx.db, { businessId: business.id, status: 'pending', limit: 5 }),
   ]);
   return {

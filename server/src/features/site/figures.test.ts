@@ -20,7 +20,7 @@ describeEachDialect('the landing page figures', (dialect) => {
   });
   afterAll(async () => t?.close());
 
-  const addVerifications = async (businessId: string, count: number) => {
+  const addVerifications = async (businessId: string, count: number, livemode = true) => {
     const now = new Date();
     for (let done = 0; done < count; done += 1000) {
       const rows = Array.from({ length: Math.min(1000, count - done) }, () => ({
@@ -34,6 +34,7 @@ describeEachDialect('the landing page figures', (dialect) => {
         cost_paise: 0,
         response_time_ms: 1,
         created_at: now,
+        livemode,
       }));
       await t.ctx.db.insertInto('totp_verification').values(rows).execute();
     }
@@ -43,9 +44,10 @@ describeEachDialect('the landing page figures', (dialect) => {
       appendCredit(trx, { id: newId('led'), businessId, amountPaise: 500_000, kind: 'top_up', reference: newId('ref'), reason: 'test top-up', actorLabel: 'test' }, new Date()),
     );
 
-  it('counts every recorded verification, and the businesses that paid (a grant is not a sale)', async () => {
+  it('counts every recorded live verification, and the businesses that paid (a grant is not a sale, a test-mode check not a verification served)', async () => {
     expect(await countFigures(t.ctx.db)).toEqual({ verifications: 0, businesses: 0 });
     await addVerifications(businessIds[0]!, 3);
+    await addVerifications(businessIds[0]!, 5, false);
     await topUp(businessIds[0]!);
     await topUp(businessIds[0]!);
     await fund(t.ctx, businessIds[1]!, 10_000);

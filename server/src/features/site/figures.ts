@@ -10,7 +10,8 @@ export const FIGURES_TTL_MS = 60 * 60_000;
 /** Raw counts behind the figures (common/site-figures.ts says what each one means). */
 export async function countFigures(db: Kysely<Database>): Promise<{ verifications: number; businesses: number }> {
   const [verifications, businesses] = await Promise.all([
-    db.selectFrom('totp_verification').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    // live checks only: test-mode checks (sk_test_ keys) are free rehearsals, not verifications served
+    db.selectFrom('totp_verification').select((eb) => eb.fn.countAll<number>().as('n')).where('livemode', '=', true).executeTakeFirstOrThrow(),
     db.selectFrom('ledger_entry').select((eb) => eb.fn.count<number>('business_id').distinct().as('n')).where('kind', '=', 'top_up').executeTakeFirstOrThrow(),
   ]);
   return { verifications: toNumber(verifications.n), businesses: toNumber(businesses.n) };

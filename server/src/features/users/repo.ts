@@ -67,7 +67,8 @@ export async function searchUsers(db: Executor, query: string, limit: number): P
   let q = db
     .selectFrom('user')
     .leftJoin('business', 'business.owner_user_id', 'user.id')
-    .leftJoin('api_key', (join) => join.onRef('api_key.business_id', '=', 'business.id').on('api_key.revoked_at', 'is', null))
+    // The live key: a business also has a test key, which would double the row.
+    .leftJoin('api_key', (join) => join.onRef('api_key.business_id', '=', 'business.id').on('api_key.revoked_at', 'is', null).on('api_key.livemode', '=', true))
     .select([
       'user.id',
       'user.email',

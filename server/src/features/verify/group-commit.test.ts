@@ -48,6 +48,7 @@ describeEachDialect('verify: group commit and the key cache', (dialect) => {
         digits: 6,
         period: 30,
         purpose: null,
+        livemode: true,
       })),
       new Date(),
     );

@@ -89,6 +89,7 @@ describeEachDialect('public API v1 lookups: verifications and enrolled users', (
         purpose: 'payout',
         cost: '0.10',
         created_at: timestamp,
+        livemode: true,
       });
       expect(res.body).not.toContain(code);
       expect(res.body).not.toContain(secret);
@@ -186,6 +187,7 @@ describeEachDialect('public API v1 lookups: verifications and enrolled users', (
         purpose: 'login',
         last_verified_at: null,
         backup_codes_left: 10,
+        livemode: true,
       });
       await post(acme, '/api/v1/verify', { user_id: userId, totp_code: wrongCode(secret) }); // a failure is not "last verified"
       expect((await get(acme, `/api/v1/users/${userId}`)).json().last_verified_at).toBeNull();

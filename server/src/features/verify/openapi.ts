@@ -33,6 +33,7 @@ const VERIFICATION_EXAMPLE = {
   purpose: 'login',
   cost: '0.10',
   created_at: '2026-11-25T10:00:00.000Z',
+  livemode: true,
 };
 const USER_EXAMPLE = {
   user_id: 'user_42',
@@ -43,6 +44,7 @@ const USER_EXAMPLE = {
   purpose: 'login',
   last_verified_at: '2026-11-25T10:00:00.000Z',
   backup_codes_left: 9,
+  livemode: true,
 };
 
 const ENDPOINT_EXAMPLE = {
@@ -55,6 +57,7 @@ const ENDPOINT_EXAMPLE = {
   disabled_at: null,
   created_at: '2026-11-25T10:00:00.000Z',
   last_triggered_at: '2026-11-25T10:05:00.000Z',
+  livemode: true,
 };
 const DELIVERY_EXAMPLE = {
   id: 'msg_2Vx8LkP0qR7tZ1aB9cDe',
@@ -74,9 +77,9 @@ export const PUBLIC_OPERATIONS: Record<string, OperationSpec> = {
   'get /profile': {
     operationId: 'getProfile',
     errors: {},
-    example: { business_id: 'biz_4fR8tYq2LmN0pX7sK1aZ', company_name: 'Acme Payments', balance: '120.50', currency: 'INR', verifications_left: 1205, rate_limit: { requests_per_minute: 1000 } },
+    example: { business_id: 'biz_4fR8tYq2LmN0pX7sK1aZ', company_name: 'Acme Payments', balance: '120.50', currency: 'INR', verifications_left: 1205, rate_limit: { requests_per_minute: 1000 }, livemode: true },
   },
-  'post /test': { operationId: 'testApiKey', errors: {}, example: { ok: true, business_id: 'biz_4fR8tYq2LmN0pX7sK1aZ' } },
+  'post /test': { operationId: 'testApiKey', errors: {}, example: { ok: true, business_id: 'biz_4fR8tYq2LmN0pX7sK1aZ', livemode: true } },
   'post /generate': {
     operationId: 'enrolUser',
     errors: { '409': ['conflict'] },
@@ -91,6 +94,7 @@ export const PUBLIC_OPERATIONS: Record<string, OperationSpec> = {
       digits: 6,
       period: 30,
       backup_codes: ['a1b2c3d4e5', 'f6g7h8i9j0'],
+      livemode: true,
     },
   },
   'post /verify': {
@@ -105,6 +109,7 @@ export const PUBLIC_OPERATIONS: Record<string, OperationSpec> = {
       timestamp: '2026-11-25T10:00:00.000Z',
       cost: '0.10',
       balance: '120.40',
+      livemode: true,
     },
   },
   'delete /users/{user_id}': { operationId: 'deleteUser', errors: { '404': ['not_found'] }, example: null },
@@ -340,7 +345,7 @@ function webhookSection(): Json {
           data: spec.data,
           timestamp: { type: 'string', format: 'date-time', description: 'When the change happened: order deliveries by it (they can arrive out of order).' },
           verification_id: { type: ['string', 'null'] },
-          livemode: { type: 'boolean', enum: [true] },
+          livemode: { type: 'boolean', description: 'false for the events of a test key (sent only to test endpoints); true for live.' },
         },
       };
       addFormats(payload);

@@ -46,6 +46,8 @@ export interface Enrolment {
   period: number;
   lastUsedStep: number | null;
   purpose: string | null;
+  /** false: enrolled with a test key, seen only by test keys */
+  livemode: boolean;
 }
 
 function toEnrolment(row: Selectable<EnrolmentTable>): Enrolment {
@@ -59,15 +61,16 @@ function toEnrolment(row: Selectable<EnrolmentTable>): Enrolment {
     period: toNumber(row.period),
     lastUsedStep: row.last_used_step === null ? null : toNumber(row.last_used_step),
     purpose: row.purpose,
+    livemode: toBoolean(row.livemode),
   };
 }
 
-const selectEnrolment = preparedQuery((db, businessId: string, externalUserId: string) =>
-  db.selectFrom('enrolment').selectAll().where('business_id', '=', businessId).where('external_user_id', '=', externalUserId),
+const selectEnrolment = preparedQuery((db, businessId: string, livemode: boolean, externalUserId: string) =>
+  db.selectFrom('enrolment').selectAll().where('business_id', '=', businessId).where('livemode', '=', livemode).where('external_user_id', '=', externalUserId),
 );
 
-export async function findEnrolment(db: QueryTarget, businessId: string, externalUserId: string): Promise<Enrolment | undefined> {
-  const [row] = (await selectEnrolment(db, businessId, externalUserId)).rows;
+export async function findEnrolment(db: QueryTarget, businessId: string, livemode: boolean, externalUserId: string): Promise<Enrolment | undefined> {
+  const [row] = (await selectEnrolment(db, businessId, livemode, externalUserId)).rows;
   return row && toEnrolment(row);
 }
 
@@ -102,6 +105,7 @@ export async function insertEnrolments(db: Executor, enrolments: Array<Omit<Enro
         period: e.period,
         last_used_step: null,
         purpose: e.purpose,
+        livemode: e.livemode,
         created_at: now,
         updated_at: now,
       })),
@@ -109,10 +113,11 @@ export async function insertEnrolments(db: Executor, enrolments: Array<Omit<Enro
     .execute();
 }
 
-export async function deleteEnrolment(db: Executor, businessId: string, externalUserId: string): Promise<boolean> {
+export async function deleteEnrolment(db: Executor, businessId: string, livemode: boolean, externalUserId: string): Promise<boolean> {
   const result = await db
     .deleteFrom('enrolment')
     .where('business_id', '=', businessId)
+    .where('livemode', '=', livemode)
     .where('external_user_id', '=', externalUserId)
     .executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
@@ -129,15 +134,56 @@ const debit = preparedQuery((db, businessId: string, amountPaise: number, now: D
       'auto_refill_enabled',
       'auto_refill_threshold_paise',
       'auto_refill_pack_id',
-      eb.exists(eb.selectFrom('webhook').select('webhook.id').whereRef('webhook.business_id', '=', 'business.id').where('webhook.is_active', '=', true)).as('has_webhooks'),
+      // Only live checks are debited: only live endpoints hear of them.
+      eb
+        .exists(
+          eb.selectFrom('webhook').select('webhook.id').whereRef('webhook.business_id', '=', 'business.id').where('webhook.is_active', '=', true).where('webhook.livemode', '=', true),
+        )
+        .as('has_webhooks'),
     ]),
 );
 
 export interface Debited {
   balancePaise: number;
   autoRefill: { enabled: boolean; thresholdPaise: number | null; packId: string | null };
-  /** an active webhook endpoint exists (else no outbox rows are needed) */
+  /** an active (live) webhook endpoint exists (else no outbox rows are needed) */
   hasWebhooks: boolean;
+}
+
+const selectTestModeState = preparedQuery((db, businessId: string) =>
+  db
+    .selectFrom('business')
+    .select((eb) => [
+      'balance_paise',
+      eb
+        .exists(
+          eb.selectFrom('webhook').select('webhook.id').whereRef('webhook.business_id', '=', 'business.id').where('webhook.is_active', '=', true).where('webhook.livemode', '=', false),
+        )
+        .as('has_webhooks'),
+    ])
+    .where('id', '=', businessId),
+);
+
+/**
+ * Test mode is not debited, so nothing returns the balance and the endpoints the debit gives
+ * a live check: per business, its (unchanged) balance and whether an active test endpoint exists.
+ */
+export async function testModeState(tx: CheckTx, businessIds: string[]): Promise<Map<string, { balancePaise: number; hasWebhooks: boolean }>> {
+  const state = new Map<string, { balancePaise: number; hasWebhooks: boolean }>();
+  const read = (row: { balance_paise: unknown; has_webhooks: unknown }) => ({ balancePaise: toNumber(row.balance_paise as number), hasWebhooks: toBoolean(row.has_webhooks as boolean) });
+  if (oneByOne(tx) || businessIds.length === 1) {
+    for (const id of businessIds) {
+      const [row] = (await selectTestModeState(tx.run, id)).rows;
+      if (row) state.set(id, read(row));
+    }
+    return state;
+  }
+  if (businessIds.length === 0) return state;
+  const { rows } = await sql<{ id: string; balance_paise: number; has_webhooks: boolean }>`
+    select id, balance_paise, exists (select 1 from webhook where webhook.business_id = business.id and webhook.is_active and not webhook.livemode) as has_webhooks
+    from business where id = any(${businessIds}::text[])`.execute(tx.kysely);
+  for (const row of rows) state.set(row.id, read(row));
+  return state;
 }
 
 function toDebited(row: { balance_paise: unknown; auto_refill_enabled: unknown; auto_refill_threshold_paise: unknown; auto_refill_pack_id: string | null; has_webhooks: unknown }): Debited {
@@ -215,6 +261,8 @@ export interface Verification {
   costPaise: number;
   responseTimeMs: number;
   createdAt: Date;
+  /** false: made with a test key (cost 0, seen only by test keys) */
+  livemode: boolean;
 }
 
 const insertVerificationRow = preparedQuery(
@@ -230,6 +278,7 @@ const insertVerificationRow = preparedQuery(
     costPaise: number,
     responseTimeMs: number,
     createdAt: Date,
+    livemode: boolean,
   ) =>
     db.insertInto('totp_verification').values({
       id,
@@ -242,11 +291,12 @@ const insertVerificationRow = preparedQuery(
       cost_paise: costPaise,
       response_time_ms: responseTimeMs,
       created_at: createdAt,
+      livemode,
     }),
 );
 
 export async function insertVerification(trx: QueryTarget, v: Verification): Promise<void> {
-  await insertVerificationRow(trx, v.id, v.businessId, v.externalUserId, v.mode, v.method, v.purpose, v.status, v.costPaise, v.responseTimeMs, v.createdAt);
+  await insertVerificationRow(trx, v.id, v.businessId, v.externalUserId, v.mode, v.method, v.purpose, v.status, v.costPaise, v.responseTimeMs, v.createdAt, v.livemode);
 }
 
 function toVerification(r: Selectable<VerificationTable>): Verification {
@@ -261,19 +311,28 @@ function toVerification(r: Selectable<VerificationTable>): Verification {
     costPaise: toNumber(r.cost_paise),
     responseTimeMs: toNumber(r.response_time_ms),
     createdAt: toDate(r.created_at),
+    livemode: toBoolean(r.livemode),
   };
 }
 
-export async function listRecentVerifications(db: Executor, businessId: string, limit: number): Promise<Verification[]> {
-  const rows = await db.selectFrom('totp_verification').selectAll().where('business_id', '=', businessId).orderBy('created_at', 'desc').limit(limit).execute();
-  return rows.map(toVerification);
-}
-
-export async function listVerificationsBetween(db: Executor, businessId: string, from: Date, to: Date, limit: number): Promise<Verification[]> {
+export async function listRecentVerifications(db: Executor, businessId: string, livemode: boolean, limit: number): Promise<Verification[]> {
   const rows = await db
     .selectFrom('totp_verification')
     .selectAll()
     .where('business_id', '=', businessId)
+    .where('livemode', '=', livemode)
+    .orderBy('created_at', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map(toVerification);
+}
+
+export async function listVerificationsBetween(db: Executor, businessId: string, livemode: boolean, from: Date, to: Date, limit: number): Promise<Verification[]> {
+  const rows = await db
+    .selectFrom('totp_verification')
+    .selectAll()
+    .where('business_id', '=', businessId)
+    .where('livemode', '=', livemode)
     .where('created_at', '>=', from)
     .where('created_at', '<', to)
     .orderBy('created_at', 'asc')
@@ -282,11 +341,12 @@ export async function listVerificationsBetween(db: Executor, businessId: string,
   return rows.map(toVerification);
 }
 
-const selectRecentChecks = preparedQuery((db, businessId: string, externalUserId: string, since: Date, limit: number) =>
+const selectRecentChecks = preparedQuery((db, businessId: string, livemode: boolean, externalUserId: string, since: Date, limit: number) =>
   db
     .selectFrom('totp_verification')
     .select(['status', 'created_at'])
     .where('business_id', '=', businessId)
+    .where('livemode', '=', livemode)
     .where('external_user_id', '=', externalUserId)
     .where('created_at', '>=', since)
     // A replayed code is the right code sent again (a double submit), not a guess.
@@ -299,11 +359,12 @@ const selectRecentChecks = preparedQuery((db, businessId: string, externalUserId
 export async function recentChecksForUser(
   db: QueryTarget,
   businessId: string,
+  livemode: boolean,
   externalUserId: string,
   since: Date,
   limit: number,
 ): Promise<Array<{ status: VerificationStatus; createdAt: Date }>> {
-  const { rows } = await selectRecentChecks(db, businessId, externalUserId, since, limit);
+  const { rows } = await selectRecentChecks(db, businessId, livemode, externalUserId, since, limit);
   return rows.map((r) => ({ status: r.status, createdAt: toDate(r.created_at) }));
 }
 
@@ -318,11 +379,12 @@ export interface IdempotencyRecord {
   createdAt: Date;
 }
 
-export async function findIdempotencyRecord(db: Executor, businessId: string, key: string): Promise<IdempotencyRecord | undefined> {
+export async function findIdempotencyRecord(db: Executor, businessId: string, livemode: boolean, key: string): Promise<IdempotencyRecord | undefined> {
   const row = await db
     .selectFrom('idempotency_record')
     .selectAll()
     .where('business_id', '=', businessId)
+    .where('livemode', '=', livemode)
     .where('idempotency_key', '=', key)
     .executeTakeFirst();
   return (
@@ -339,6 +401,7 @@ export async function findIdempotencyRecord(db: Executor, businessId: string, ke
 export async function insertIdempotencyRecord(
   trx: Transaction<Database>,
   businessId: string,
+  livemode: boolean,
   key: string,
   record: Omit<IdempotencyRecord, 'createdAt'>,
   now: Date,
@@ -347,6 +410,7 @@ export async function insertIdempotencyRecord(
     .insertInto('idempotency_record')
     .values({
       business_id: businessId,
+      livemode,
       idempotency_key: key,
       endpoint: record.endpoint,
       request_hash: record.requestHash,
@@ -366,13 +430,14 @@ function oneByOne(tx: CheckTx): boolean {
   return tx.dialect === 'sqlite';
 }
 
-/** A check's (business, user) as one map key. */
-export function userKey(businessId: string, externalUserId: string): string {
-  return `${businessId}\n${externalUserId}`;
+/** A check's (business, mode, user) as one map key: one user_id may be enrolled in both modes. */
+export function userKey(businessId: string, livemode: boolean, externalUserId: string): string {
+  return `${businessId}\n${livemode ? 'live' : 'test'}\n${externalUserId}`;
 }
 
 export interface UserRef {
   businessId: string;
+  livemode: boolean;
   externalUserId: string;
 }
 
@@ -385,16 +450,17 @@ export async function findEnrolmentsLocked(tx: CheckTx, users: UserRef[]): Promi
   if (users.length === 0) return found;
   if (oneByOne(tx)) {
     for (const u of users) {
-      const e = await findEnrolment(tx.run, u.businessId, u.externalUserId);
-      if (e) found.set(userKey(u.businessId, u.externalUserId), e);
+      const e = await findEnrolment(tx.run, u.businessId, u.livemode, u.externalUserId);
+      if (e) found.set(userKey(u.businessId, u.livemode, u.externalUserId), e);
     }
     return found;
   }
   const { rows } = await sql<Selectable<EnrolmentTable>>`
     select * from enrolment
-    where (business_id, external_user_id) in (select * from unnest(${users.map((u) => u.businessId)}::text[], ${users.map((u) => u.externalUserId)}::text[]))
-    order by business_id, external_user_id for update of enrolment`.execute(tx.kysely);
-  for (const row of rows) found.set(userKey(row.business_id, row.external_user_id), toEnrolment(row));
+    where (business_id, livemode, external_user_id) in
+      (select * from unnest(${users.map((u) => u.businessId)}::text[], ${users.map((u) => u.livemode)}::boolean[], ${users.map((u) => u.externalUserId)}::text[]))
+    order by business_id, livemode, external_user_id for update of enrolment`.execute(tx.kysely);
+  for (const row of rows) found.set(userKey(row.business_id, toBoolean(row.livemode), row.external_user_id), toEnrolment(row));
   return found;
 }
 
@@ -408,16 +474,19 @@ export async function recentChecksForUsers(
   const recent = new Map<string, Array<{ status: VerificationStatus; createdAt: Date }>>();
   if (users.length === 0) return recent;
   if (oneByOne(tx)) {
-    for (const u of users) recent.set(userKey(u.businessId, u.externalUserId), await recentChecksForUser(tx.run, u.businessId, u.externalUserId, since, limit));
+    for (const u of users) {
+      recent.set(userKey(u.businessId, u.livemode, u.externalUserId), await recentChecksForUser(tx.run, u.businessId, u.livemode, u.externalUserId, since, limit));
+    }
     return recent;
   }
-  const { rows } = await sql<{ business_id: string; external_user_id: string; status: VerificationStatus; created_at: Date }>`
-    select business_id, external_user_id, status, created_at from totp_verification
-    where (business_id, external_user_id) in (select * from unnest(${users.map((u) => u.businessId)}::text[], ${users.map((u) => u.externalUserId)}::text[]))
+  const { rows } = await sql<{ business_id: string; livemode: boolean; external_user_id: string; status: VerificationStatus; created_at: Date }>`
+    select business_id, livemode, external_user_id, status, created_at from totp_verification
+    where (business_id, livemode, external_user_id) in
+        (select * from unnest(${users.map((u) => u.businessId)}::text[], ${users.map((u) => u.livemode)}::boolean[], ${users.map((u) => u.externalUserId)}::text[]))
       and created_at >= ${since} and status != 'replayed'
     order by created_at desc`.execute(tx.kysely);
   for (const row of rows) {
-    const key = userKey(row.business_id, row.external_user_id);
+    const key = userKey(row.business_id, toBoolean(row.livemode), row.external_user_id);
     const list = recent.get(key) ?? [];
     if (list.length < limit) list.push({ status: row.status, createdAt: toDate(row.created_at) });
     recent.set(key, list);
@@ -448,7 +517,7 @@ export async function debitBalances(tx: CheckTx, amounts: Map<string, number>, n
     from (select unnest(${ids}::text[]) as id, unnest(${ids.map((id) => amounts.get(id)!)}::bigint[]) as amount) as v
     where business.id = v.id and business.balance_paise >= v.amount
     returning business.id, business.balance_paise, business.auto_refill_enabled, business.auto_refill_threshold_paise, business.auto_refill_pack_id,
-      exists (select 1 from webhook where webhook.business_id = business.id and webhook.is_active) as has_webhooks`.execute(tx.kysely);
+      exists (select 1 from webhook where webhook.business_id = business.id and webhook.is_active and webhook.livemode) as has_webhooks`.execute(tx.kysely);
   for (const row of rows) debited.set(row.id, toDebited(row));
   return debited;
 }
@@ -490,6 +559,7 @@ export async function insertVerifications(tx: CheckTx, verifications: Verificati
         cost_paise: v.costPaise,
         response_time_ms: v.responseTimeMs,
         created_at: v.createdAt,
+        livemode: v.livemode,
       })),
     )
     .execute();
@@ -528,14 +598,14 @@ export async function recordChecks(
       where enrolment.id = s.id and (enrolment.last_used_step is null or enrolment.last_used_step < s.step)
       returning enrolment.id
     ), ins as (
-      insert into totp_verification (id, business_id, external_user_id, mode, method, purpose, status, cost_paise, response_time_ms, created_at)
+      insert into totp_verification (id, business_id, external_user_id, mode, method, purpose, status, cost_paise, response_time_ms, created_at, livemode)
       select v.id, v.business_id, v.external_user_id, v.mode, v.method, v.purpose,
         case when v.replay_unless is not null and not exists (select 1 from adv where adv.id = v.replay_unless) then 'replayed' else v.status end,
-        v.cost_paise, v.response_time_ms, ${now}
+        v.cost_paise, v.response_time_ms, ${now}, v.livemode
       from unnest(${col('id')}::text[], ${col('businessId')}::text[], ${col('externalUserId')}::text[], ${col('mode')}::text[], ${col('method')}::text[],
         ${col('purpose')}::text[], ${col('status')}::text[], ${col('costPaise')}::bigint[], ${col('responseTimeMs')}::double precision[],
-        ${verifications.map((v) => v.replayUnlessAdvanced?.enrolmentId ?? null)}::text[])
-        as v(id, business_id, external_user_id, mode, method, purpose, status, cost_paise, response_time_ms, replay_unless)
+        ${verifications.map((v) => v.replayUnlessAdvanced?.enrolmentId ?? null)}::text[], ${col('livemode')}::boolean[])
+        as v(id, business_id, external_user_id, mode, method, purpose, status, cost_paise, response_time_ms, replay_unless, livemode)
     ), locked as materialized (
       -- NO KEY UPDATE, as the UPDATE itself takes: it does not wait for other groups'
       -- verification rows, whose foreign key holds a KEY SHARE lock on the business.
@@ -545,7 +615,7 @@ export async function recordChecks(
       from (select unnest(${ids}::text[]) as id, unnest(${ids.map((id) => amounts.get(id)!)}::bigint[]) as amount) as d
       where business.id = d.id and business.id in (select id from locked) and business.balance_paise >= d.amount
       returning business.id, business.balance_paise, business.auto_refill_enabled, business.auto_refill_threshold_paise, business.auto_refill_pack_id,
-        exists (select 1 from webhook where webhook.business_id = business.id and webhook.is_active) as has_webhooks
+        exists (select 1 from webhook where webhook.business_id = business.id and webhook.is_active and webhook.livemode) as has_webhooks
     )
     select 'deb' as kind, id, balance_paise, auto_refill_enabled, auto_refill_threshold_paise, auto_refill_pack_id, has_webhooks from deb
     union all
@@ -576,8 +646,14 @@ export interface VerificationFilter {
 }
 
 /** One of the business's verifications, or undefined (another business's id is as missing). */
-export async function findVerification(db: Executor, businessId: string, id: string): Promise<Verification | undefined> {
-  const row = await db.selectFrom('totp_verification').selectAll().where('business_id', '=', businessId).where('id', '=', id).executeTakeFirst();
+export async function findVerification(db: Executor, businessId: string, livemode: boolean, id: string): Promise<Verification | undefined> {
+  const row = await db
+    .selectFrom('totp_verification')
+    .selectAll()
+    .where('business_id', '=', businessId)
+    .where('livemode', '=', livemode)
+    .where('id', '=', id)
+    .executeTakeFirst();
   return row && toVerification(row);
 }
 
@@ -588,11 +664,12 @@ export async function findVerification(db: Executor, businessId: string, id: str
 export async function listVerifications(
   db: Executor,
   businessId: string,
+  livemode: boolean,
   filter: VerificationFilter,
   limit: number,
   after?: Verification,
 ): Promise<{ rows: Verification[]; hasMore: boolean }> {
-  let query = db.selectFrom('totp_verification').selectAll().where('business_id', '=', businessId);
+  let query = db.selectFrom('totp_verification').selectAll().where('business_id', '=', businessId).where('livemode', '=', livemode);
   if (filter.externalUserId !== undefined) query = query.where('external_user_id', '=', filter.externalUserId);
   if (filter.status !== undefined) query = query.where('status', '=', filter.status);
   if (filter.createdAfter) query = query.where('created_at', '>', filter.createdAfter);
@@ -619,10 +696,11 @@ export interface EnrolledUser {
 }
 
 /** Enrolments with their last accepted check and unused backup codes; the secret is never selected. */
-function enrolledUsers(db: Executor, businessId: string) {
+function enrolledUsers(db: Executor, businessId: string, livemode: boolean) {
   return db
     .selectFrom('enrolment as e')
     .where('e.business_id', '=', businessId)
+    .where('e.livemode', '=', livemode)
     .select((eb) => [
       'e.id',
       'e.external_user_id',
@@ -636,6 +714,7 @@ function enrolledUsers(db: Executor, businessId: string) {
         .select((v) => v.fn.max('v.created_at').as('at'))
         .whereRef('v.business_id', '=', 'e.business_id')
         .whereRef('v.external_user_id', '=', 'e.external_user_id')
+        .whereRef('v.livemode', '=', 'e.livemode')
         .where('v.mode', '=', 'managed')
         .where('v.status', '=', 'verified')
         .as('last_verified_at'),
@@ -672,14 +751,20 @@ function toEnrolledUser(r: {
   };
 }
 
-export async function findEnrolledUser(db: Executor, businessId: string, externalUserId: string): Promise<EnrolledUser | undefined> {
-  const row = await enrolledUsers(db, businessId).where('e.external_user_id', '=', externalUserId).executeTakeFirst();
+export async function findEnrolledUser(db: Executor, businessId: string, livemode: boolean, externalUserId: string): Promise<EnrolledUser | undefined> {
+  const row = await enrolledUsers(db, businessId, livemode).where('e.external_user_id', '=', externalUserId).executeTakeFirst();
   return row && toEnrolledUser(row);
 }
 
 /** A page of enrolled users, newest enrolment first, after the cursor user when there is one. */
-export async function listEnrolledUsers(db: Executor, businessId: string, limit: number, after?: EnrolledUser): Promise<{ rows: EnrolledUser[]; hasMore: boolean }> {
-  let query = enrolledUsers(db, businessId);
+export async function listEnrolledUsers(
+  db: Executor,
+  businessId: string,
+  livemode: boolean,
+  limit: number,
+  after?: EnrolledUser,
+): Promise<{ rows: EnrolledUser[]; hasMore: boolean }> {
+  let query = enrolledUsers(db, businessId, livemode);
   if (after) {
     query = query.where((eb) =>
       eb.or([eb('e.created_at', '<', after.createdAt), eb.and([eb('e.created_at', '=', after.createdAt), eb('e.id', '<', after.id)])]),

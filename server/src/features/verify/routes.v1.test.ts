@@ -162,6 +162,7 @@ describeEachDialect('public API v1', (dialect) => {
         currency: 'INR',
         verifications_left: 1234,
         rate_limit: { requests_per_minute: 1000 },
+        livemode: true,
       });
     });
 
@@ -170,7 +171,7 @@ describeEachDialect('public API v1', (dialect) => {
       const count = await verificationCount(t.ctx, acme.businessId);
       const res = await call('POST', `${prefix}/test`, acme.apiKey);
       expect(res.statusCode).toBe(200);
-      expect(res.json()).toEqual({ ok: true, business_id: acme.businessId });
+      expect(res.json()).toEqual({ ok: true, business_id: acme.businessId, livemode: true });
       expect(await balancePaise(t.ctx, acme.businessId)).toBe(before);
       expect(await verificationCount(t.ctx, acme.businessId)).toBe(count);
     });
@@ -348,6 +349,7 @@ describeEachDialect('public API v1', (dialect) => {
         timestamp: expect.any(String),
         cost: '0.10',
         balance: expect.any(String),
+        livemode: true,
       });
       expect(Math.abs(Date.parse(first.json().timestamp) - Date.now())).toBeLessThan(10_000);
       expect(paise(first.json().balance)).toBe(before - 10);
@@ -783,7 +785,7 @@ describeEachDialect('public API v1', (dialect) => {
   it('the /v1 alias serves the whole flow: profile, test, generate, verify, delete', async () => {
     const profile = await call('GET', '/v1/profile', acme.apiKey);
     expect(profile.json().business_id).toBe(acme.businessId);
-    expect((await call('POST', '/v1/test', acme.apiKey)).json()).toEqual({ ok: true, business_id: acme.businessId });
+    expect((await call('POST', '/v1/test', acme.apiKey)).json()).toEqual({ ok: true, business_id: acme.businessId, livemode: true });
     const { userId, secret } = await enrol(acme, {}, '/v1');
     const res = await verify(acme, { user_id: userId, totp_code: totpCode(secret) }, {}, '/v1');
     expect(res.json()).toMatchObject({ verified: true, status: 'verified', cost: '0.10' });

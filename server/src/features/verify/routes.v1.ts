@@ -31,6 +31,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     business: Business | null;
     apiKeyId: string | null;
+    /** false for a test key (sk_test_…): free calls on test data only */
+    livemode: boolean;
     startedAt: number;
   }
 }
@@ -58,7 +60,7 @@ async function authenticateApiKey(request: FastifyRequest, reply: FastifyReply):
   reply.headers(API_HEADERS);
   const header = request.headers.authorization;
   const match = typeof header === 'string' ? /^Bearer\s+(\S+)$/i.exec(header.trim()) : null;
-  if (!match) throw new AppError('unauthorized', 'Send your API key as "Authorization: Bearer sk_live_…".', { 'www-authenticate': BEARER_CHALLENGE });
+  if (!match) throw new AppError('unauthorized', 'Send your API key as "Authorization: Bearer sk_live_…" (or sk_test_… for test mode).', { 'www-authenticate': BEARER_CHALLENGE });
   const hash = apiKeyHash(match[1]!);
   const { ctx } = request.server;
   // The key first (from memory; the database once per API_KEY_CACHE_TTL_MS): a valid key is never
@@ -79,6 +81,7 @@ async function authenticateApiKey(request: FastifyRequest, reply: FastifyReply):
   }
   request.business = found.business;
   request.apiKeyId = found.keyId;
+  request.livemode = found.livemode;
   const now = Date.now();
   if ((lastTouched.get(found.keyId) ?? 0) + TOUCH_INTERVAL_MS < now) {
     lastTouched.set(found.keyId, now);
@@ -100,7 +103,8 @@ const errors = {
  */
 export function createApiKeyRateLimit(app: FastifyInstance) {
   return app.rateLimit({
-    max: (request) => request.business?.rateLimitPerMinute ?? 1,
+    // A test key has its own budget (its own key id) and its own figure, apart from the live key's.
+    max: (request) => (request.business ? (request.livemode ? request.business.rateLimitPerMinute : request.server.ctx.config.testKeyRateLimitPerMinute) : 1),
     timeWindow: 60_000,
     keyGenerator: (request) => `key:${request.apiKeyId}`,
   });
@@ -115,6 +119,7 @@ export async function verifyRoutesV1(app: FastifyInstance, options: VerifyRoutes
   const r = app.withTypeProvider<ZodTypeProvider>();
   app.decorateRequest('business', null);
   app.decorateRequest('apiKeyId', null);
+  app.decorateRequest('livemode', true);
   app.decorateRequest('startedAt', 0);
   app.addHook('onRoute', (route) => {
     // @fastify/helmet reads this per request (its route option `helmet: false` is resolved
@@ -133,7 +138,12 @@ export async function verifyRoutesV1(app: FastifyInstance, options: VerifyRoutes
       schema: { tags: ['account'], summary: 'Your balance and limits', security: [{ apiKey: [] }], response: { 200: ProfileResponse, 401: errors[401], 403: errors[403], 429: errors[429] } },
     },
     // The balance is read now, not from the key lookup's snapshot.
-    async (request) => service.profile((await findBusinessById(request.server.ctx.db, withBusiness(request).id))!) as z.infer<typeof ProfileResponse>,
+    async (request) =>
+      service.profile(
+        (await findBusinessById(request.server.ctx.db, withBusiness(request).id))!,
+        request.livemode,
+        request.server.ctx.config.testKeyRateLimitPerMinute,
+      ) as z.infer<typeof ProfileResponse>,
   );
 
   r.post(
@@ -141,7 +151,7 @@ export async function verifyRoutesV1(app: FastifyInstance, options: VerifyRoutes
     {
       schema: { tags: ['account'], summary: 'Check an API key (free)', security: [{ apiKey: [] }], response: { 200: TestResponse, 401: errors[401], 403: errors[403], 429: errors[429] } },
     },
-    async (request) => ({ ok: true as const, business_id: withBusiness(request).id }),
+    async (request) => ({ ok: true as const, business_id: withBusiness(request).id, livemode: request.livemode }),
   );
 
   r.post(
@@ -161,7 +171,7 @@ export async function verifyRoutesV1(app: FastifyInstance, options: VerifyRoutes
       },
     },
     async (request, reply) => {
-      const result = await service.generate(request.server.ctx, withBusiness(request), request.body, request.headers['idempotency-key']);
+      const result = await service.generate(request.server.ctx, withBusiness(request), request.livemode, request.body, request.headers['idempotency-key']);
       if (result.replayed) reply.header('idempotent-replayed', 'true');
       return reply.status(result.statusCode).send(result.body as z.infer<typeof GenerateResponse>);
     },
@@ -190,6 +200,7 @@ export async function verifyRoutesV1(app: FastifyInstance, options: VerifyRoutes
       const result = await service.verify(
         request.server.ctx,
         withBusiness(request),
+        request.livemode,
         request.body as service.VerifyInput,
         request.id,
         request.headers['idempotency-key'],
@@ -213,7 +224,7 @@ export async function verifyRoutesV1(app: FastifyInstance, options: VerifyRoutes
       },
     },
     async (request, reply) => {
-      await service.deleteUser(request.server.ctx, withBusiness(request), request.params.user_id);
+      await service.deleteUser(request.server.ctx, withBusiness(request), request.livemode, request.params.user_id);
       return reply.status(204).send(null);
     },
   );
@@ -232,7 +243,7 @@ export async function verifyRoutesV1(app: FastifyInstance, options: VerifyRoutes
         response: { 200: VerificationList, ...lookupErrors, 404: ErrorEnvelope.describe('starting_after names no verification of yours (not_found)') },
       },
     },
-    async (request) => service.listVerifications(request.server.ctx, withBusiness(request), request.query),
+    async (request) => service.listVerifications(request.server.ctx, withBusiness(request), request.livemode, request.query),
   );
 
   r.get(
@@ -246,7 +257,7 @@ export async function verifyRoutesV1(app: FastifyInstance, options: VerifyRoutes
         response: { 200: VerificationObject, ...lookupErrors, 404: ErrorEnvelope.describe('No verification with that id for your business (not_found)') },
       },
     },
-    async (request) => service.getVerification(request.server.ctx, withBusiness(request), request.params.verification_id),
+    async (request) => service.getVerification(request.server.ctx, withBusiness(request), request.livemode, request.params.verification_id),
   );
 
   r.get(
@@ -260,7 +271,7 @@ export async function verifyRoutesV1(app: FastifyInstance, options: VerifyRoutes
         response: { 200: UserList, ...lookupErrors, 404: ErrorEnvelope.describe('starting_after names no enrolled user of yours (not_found)') },
       },
     },
-    async (request) => service.listUsers(request.server.ctx, withBusiness(request), request.query),
+    async (request) => service.listUsers(request.server.ctx, withBusiness(request), request.livemode, request.query),
   );
 
   r.get(
@@ -274,7 +285,7 @@ export async function verifyRoutesV1(app: FastifyInstance, options: VerifyRoutes
         response: { 200: UserObject, ...lookupErrors, 404: ErrorEnvelope.describe('No enrolled user with that user_id for your business (not_found)') },
       },
     },
-    async (request) => service.getUser(request.server.ctx, withBusiness(request), request.params.user_id),
+    async (request) => service.getUser(request.server.ctx, withBusiness(request), request.livemode, request.params.user_id),
   );
 
   // Webhook endpoints: a child of this plugin, so the key check, rate limit and headers above apply.

@@ -19,6 +19,9 @@ export const ErrorEnvelope = z
 /** Text we store: PostgreSQL text cannot hold U+0000, so refuse it on both engines alike. */
 export const storableText = () => z.string().refine((s) => !s.includes('\u0000'), 'must not contain NUL (U+0000) characters');
 
+/** Every answer that describes a record says which mode it belongs to. */
+const livemode = z.boolean().meta({ description: 'false when made with a test key (sk_test_…): free, and seen only by test keys; true for live.' });
+
 export const userId = storableText().min(1).max(128).meta({ description: 'Your identifier for the end user (1–128 characters).', example: 'user_42' });
 const purpose = storableText().max(100).optional().meta({ description: 'Free text kept with the record, e.g. "login" or "payout".' });
 const digitsCode = (name: string) => z.string().regex(/^\d{6,8}$/, `${name} must be 6 to 8 digits`);
@@ -51,6 +54,7 @@ export const GenerateResponse = z.object({
   digits: z.number().int(),
   period: z.number().int(),
   backup_codes: z.array(z.string()).meta({ description: '10 single-use codes. Shown once; stored hashed.' }),
+  livemode,
 });
 
 export const VerifyBody = z
@@ -87,9 +91,10 @@ export const VerifyResponse = z.object({
   verification_id: z.string(),
   request_id: z.string(),
   timestamp: z.string(),
-  cost: z.string().meta({ description: 'Rupees charged, e.g. "0.10".' }),
-  balance: z.string().meta({ description: 'Rupees left after this check.' }),
+  cost: z.string().meta({ description: 'Rupees charged, e.g. "0.10" ("0.00" in test mode).' }),
+  balance: z.string().meta({ description: 'Rupees left after this check (unchanged by a test check).' }),
   backup_codes_left: z.number().int().optional(),
+  livemode,
 });
 
 export const ProfileResponse = z.object({
@@ -98,10 +103,11 @@ export const ProfileResponse = z.object({
   balance: z.string(),
   currency: z.literal('INR'),
   verifications_left: z.number().int(),
-  rate_limit: z.object({ requests_per_minute: z.number().int() }),
+  rate_limit: z.object({ requests_per_minute: z.number().int().meta({ description: "This key's limit (a test key has its own)." }) }),
+  livemode: z.boolean().meta({ description: 'false when asked with a test key.' }),
 });
 
-export const TestResponse = z.object({ ok: z.literal(true), business_id: z.string() });
+export const TestResponse = z.object({ ok: z.literal(true), business_id: z.string(), livemode: z.boolean().meta({ description: 'false for a test key.' }) });
 
 export const IdempotencyHeaders = z.object({
   'idempotency-key': z.string().min(1).max(255).optional(),
@@ -142,8 +148,9 @@ export const VerificationObject = z.object({
   status: z.enum(['verified', 'invalid_code', 'expired', 'replayed']),
   verified: z.boolean(),
   purpose: z.string().nullable(),
-  cost: z.string().meta({ description: 'Rupees charged, e.g. "0.10".' }),
+  cost: z.string().meta({ description: 'Rupees charged, e.g. "0.10" ("0.00" in test mode).' }),
   created_at: z.string(),
+  livemode,
 });
 
 export const VerificationList = z.object({
@@ -160,6 +167,7 @@ export const UserObject = z.object({
   purpose: z.string().nullable(),
   last_verified_at: z.string().nullable().meta({ description: 'The last accepted check, or null.' }),
   backup_codes_left: z.number().int(),
+  livemode,
 });
 
 export const UserList = z.object({

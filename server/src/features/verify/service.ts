@@ -46,22 +46,30 @@ export interface ApiResult {
   replayed?: boolean;
 }
 
-export function encryptionContext(businessId: string, externalUserId: string): string {
-  return `enrolment:${businessId}:${externalUserId}`;
+/** A test enrolment's secret is bound to its mode too: it cannot be copied into the live row of the same user_id. */
+export function encryptionContext(businessId: string, externalUserId: string, livemode = true): string {
+  return livemode ? `enrolment:${businessId}:${externalUserId}` : `enrolment:${businessId}:test:${externalUserId}`;
+}
+
+/** What a check costs in this mode: test mode is free. */
+function priceOf(livemode: boolean): number {
+  return livemode ? PAISE_PER_VERIFICATION : 0;
 }
 
 function backupCodeKey(ctx: AppContext): Buffer {
   return ctx.secrets.deriveKey('backup-codes');
 }
 
-export function profile(business: Business) {
+/** The key's view of its account; a test key sees the live balance but its own (test) limit. */
+export function profile(business: Business, livemode: boolean, testRateLimitPerMinute: number) {
   return {
     business_id: business.id,
     company_name: business.companyName,
     balance: paiseToDecimalString(business.balancePaise),
     currency: 'INR',
     verifications_left: verificationsForPaise(business.balancePaise),
-    rate_limit: { requests_per_minute: business.rateLimitPerMinute },
+    rate_limit: { requests_per_minute: livemode ? business.rateLimitPerMinute : testRateLimitPerMinute },
+    livemode,
   };
 }
 
@@ -71,17 +79,17 @@ function requestHash(endpoint: string, body: unknown): string {
   return createHash('sha256').update(endpoint).update('\0').update(JSON.stringify(body)).digest('hex');
 }
 
-/** Binds a stored answer to its (business, key): a body copied into another row does not decrypt. */
-export function idempotencyContext(businessId: string, key: string): string {
-  return `idempotency_record:${businessId}:${key}`;
+/** Binds a stored answer to its (business, mode, key): a body copied into another row does not decrypt. */
+export function idempotencyContext(businessId: string, key: string, livemode = true): string {
+  return livemode ? `idempotency_record:${businessId}:${key}` : `idempotency_record:${businessId}:test:${key}`;
 }
 
 /**
  * Stored answers are encrypted, every one (not only generate's, whose body holds the new
  * secret, otpauth URI, QR code and backup codes), so no route can forget to.
  */
-export function sealAnswer(ctx: AppContext, businessId: string, key: string, body: Record<string, unknown>): string {
-  return ctx.secrets.encrypt(JSON.stringify(body), idempotencyContext(businessId, key));
+export function sealAnswer(ctx: AppContext, businessId: string, key: string, body: Record<string, unknown>, livemode = true): string {
+  return ctx.secrets.encrypt(JSON.stringify(body), idempotencyContext(businessId, key, livemode));
 }
 
 /**
@@ -89,9 +97,9 @@ export function sealAnswer(ctx: AppContext, businessId: string, key: string, bod
  * itself; they still replay (a retry must not be charged twice, and an older instance may still be
  * writing them during a rolling deploy) and the upkeep deletes them within 24 h like any other.
  */
-export function openAnswer(ctx: AppContext, businessId: string, key: string, stored: string): string {
+export function openAnswer(ctx: AppContext, businessId: string, key: string, stored: string, livemode = true): string {
   if (stored.startsWith('{')) return stored;
-  return ctx.secrets.decrypt(stored, idempotencyContext(businessId, key));
+  return ctx.secrets.decrypt(stored, idempotencyContext(businessId, key, livemode));
 }
 
 /**
@@ -103,6 +111,7 @@ export function openAnswer(ctx: AppContext, businessId: string, key: string, sto
 export async function withIdempotency(
   ctx: AppContext,
   business: Pick<Business, 'id'>,
+  livemode: boolean,
   key: string | undefined,
   endpoint: string,
   body: unknown,
@@ -111,12 +120,12 @@ export async function withIdempotency(
   if (!key) return work(null);
   const hash = requestHash(endpoint, body);
   const replay = async (): Promise<ApiResult | undefined> => {
-    const stored = await repo.findIdempotencyRecord(ctx.db, business.id, key);
+    const stored = await repo.findIdempotencyRecord(ctx.db, business.id, livemode, key);
     if (!stored) return undefined;
     if (stored.endpoint !== endpoint || stored.requestHash !== hash) {
       throw new AppError('conflict', 'This Idempotency-Key was already used with a different request.');
     }
-    return { statusCode: stored.statusCode, body: JSON.parse(openAnswer(ctx, business.id, key, stored.responseBody)), replayed: true };
+    return { statusCode: stored.statusCode, body: JSON.parse(openAnswer(ctx, business.id, key, stored.responseBody, livemode)), replayed: true };
   };
   const earlier = await replay();
   if (earlier) return earlier;
@@ -125,8 +134,9 @@ export async function withIdempotency(
       await repo.insertIdempotencyRecord(
         trx,
         business.id,
+        livemode,
         key,
-        { endpoint, requestHash: hash, statusCode: result.statusCode, responseBody: sealAnswer(ctx, business.id, key, result.body) },
+        { endpoint, requestHash: hash, statusCode: result.statusCode, responseBody: sealAnswer(ctx, business.id, key, result.body, livemode) },
         new Date(),
       );
     });
@@ -144,10 +154,11 @@ export async function withIdempotency(
 export async function generate(
   ctx: AppContext,
   business: Business,
+  livemode: boolean,
   input: GenerateInput,
   idempotencyKey: string | undefined,
 ): Promise<ApiResult> {
-  return withIdempotency(ctx, business, idempotencyKey, 'generate', input, async (remember) => {
+  return withIdempotency(ctx, business, livemode, idempotencyKey, 'generate', input, async (remember) => {
     const now = new Date();
     const params = {
       algorithm: input.algorithm ?? DEFAULT_TOTP.algorithm,
@@ -174,24 +185,26 @@ export async function generate(
       digits: params.digits,
       period: params.period,
       backup_codes: backupCodes,
+      livemode,
     };
     const result: ApiResult = { statusCode: 201, body };
     try {
       await ctx.db.transaction().execute(async (trx) => {
-        const existing = await repo.findEnrolment(trx, business.id, input.user_id);
+        const existing = await repo.findEnrolment(trx, business.id, livemode, input.user_id);
         if (existing && !input.rotate) {
           throw new AppError('conflict', `User "${input.user_id}" is already enrolled. Send "rotate": true to replace the secret.`);
         }
-        if (existing) await repo.deleteEnrolment(trx, business.id, input.user_id);
+        if (existing) await repo.deleteEnrolment(trx, business.id, livemode, input.user_id);
         await repo.insertEnrolment(
           trx,
           {
             id: newId('enr'),
             businessId: business.id,
             externalUserId: input.user_id,
-            secretEnc: ctx.secrets.encrypt(secret, encryptionContext(business.id, input.user_id)),
+            secretEnc: ctx.secrets.encrypt(secret, encryptionContext(business.id, input.user_id, livemode)),
             ...params,
             purpose: input.purpose ?? null,
+            livemode,
           },
           backupCodes.map((code) => ({ id: newId('bkc'), hash: hashBackupCode(code, key) })),
           now,
@@ -201,7 +214,7 @@ export async function generate(
     } catch (err) {
       if (err instanceof AppError) throw err;
       // Two enrolments of one user racing: the unique index lets one win.
-      if (!input.rotate && (await repo.findEnrolment(ctx.db, business.id, input.user_id))) {
+      if (!input.rotate && (await repo.findEnrolment(ctx.db, business.id, livemode, input.user_id))) {
         throw new AppError('conflict', `User "${input.user_id}" is already enrolled. Send "rotate": true to replace the secret.`);
       }
       throw err;
@@ -210,8 +223,8 @@ export async function generate(
   });
 }
 
-export async function deleteUser(ctx: AppContext, business: Business, externalUserId: string): Promise<void> {
-  const deleted = await repo.deleteEnrolment(ctx.db, business.id, externalUserId);
+export async function deleteUser(ctx: AppContext, business: Business, livemode: boolean, externalUserId: string): Promise<void> {
+  const deleted = await repo.deleteEnrolment(ctx.db, business.id, livemode, externalUserId);
   if (!deleted) throw new AppError('not_found', `No enrolled user "${externalUserId}".`);
 }
 
@@ -228,10 +241,11 @@ function verificationObject(v: repo.Verification) {
     purpose: v.purpose,
     cost: paiseToDecimalString(v.costPaise),
     created_at: v.createdAt.toISOString(),
+    livemode: v.livemode,
   };
 }
 
-function userObject(u: repo.EnrolledUser) {
+function userObject(u: repo.EnrolledUser, livemode: boolean) {
   return {
     user_id: u.externalUserId,
     enrolled_at: u.createdAt.toISOString(),
@@ -241,12 +255,13 @@ function userObject(u: repo.EnrolledUser) {
     purpose: u.purpose,
     last_verified_at: u.lastVerifiedAt?.toISOString() ?? null,
     backup_codes_left: u.backupCodesLeft,
+    livemode,
   };
 }
 
 /** One of the business's checks; another business's id is answered as missing. */
-export async function getVerification(ctx: AppContext, business: Business, id: string) {
-  const found = await repo.findVerification(ctx.db, business.id, id);
+export async function getVerification(ctx: AppContext, business: Business, livemode: boolean, id: string) {
+  const found = await repo.findVerification(ctx.db, business.id, livemode, id);
   if (!found) throw new AppError('not_found', `No verification "${id}".`);
   return verificationObject(found);
 }
@@ -260,12 +275,13 @@ export interface ListVerificationsInput {
   starting_after?: string;
 }
 
-export async function listVerifications(ctx: AppContext, business: Business, input: ListVerificationsInput) {
-  const after = input.starting_after === undefined ? undefined : await repo.findVerification(ctx.db, business.id, input.starting_after);
+export async function listVerifications(ctx: AppContext, business: Business, livemode: boolean, input: ListVerificationsInput) {
+  const after = input.starting_after === undefined ? undefined : await repo.findVerification(ctx.db, business.id, livemode, input.starting_after);
   if (input.starting_after !== undefined && !after) throw new AppError('not_found', `No verification "${input.starting_after}" to start after.`);
   const page = await repo.listVerifications(
     ctx.db,
     business.id,
+    livemode,
     {
       externalUserId: input.user_id,
       status: input.status,
@@ -279,17 +295,17 @@ export async function listVerifications(ctx: AppContext, business: Business, inp
 }
 
 /** One enrolled user (never the secret); another business's user is answered as missing. */
-export async function getUser(ctx: AppContext, business: Business, externalUserId: string) {
-  const found = await repo.findEnrolledUser(ctx.db, business.id, externalUserId);
+export async function getUser(ctx: AppContext, business: Business, livemode: boolean, externalUserId: string) {
+  const found = await repo.findEnrolledUser(ctx.db, business.id, livemode, externalUserId);
   if (!found) throw new AppError('not_found', `No enrolled user "${externalUserId}".`);
-  return userObject(found);
+  return userObject(found, livemode);
 }
 
-export async function listUsers(ctx: AppContext, business: Business, input: { limit: number; starting_after?: string }) {
-  const after = input.starting_after === undefined ? undefined : await repo.findEnrolledUser(ctx.db, business.id, input.starting_after);
+export async function listUsers(ctx: AppContext, business: Business, livemode: boolean, input: { limit: number; starting_after?: string }) {
+  const after = input.starting_after === undefined ? undefined : await repo.findEnrolledUser(ctx.db, business.id, livemode, input.starting_after);
   if (input.starting_after !== undefined && !after) throw new AppError('not_found', `No enrolled user "${input.starting_after}" to start after.`);
-  const page = await repo.listEnrolledUsers(ctx.db, business.id, input.limit, after);
-  return { data: page.rows.map(userObject), has_more: page.hasMore };
+  const page = await repo.listEnrolledUsers(ctx.db, business.id, livemode, input.limit, after);
+  return { data: page.rows.map((u) => userObject(u, livemode)), has_more: page.hasMore };
 }
 
 // --- verify ---------------------------------------------------------------------------------
@@ -302,7 +318,7 @@ function insufficientCredits(): AppError {
 async function emitVerificationEvent(
   trx: Parameters<typeof enqueueEvent>[0],
   businessId: string,
-  v: { id: string; externalUserId: string | null; purpose: string | null; status: repo.Verification['status']; responseTimeMs: number },
+  v: { id: string; externalUserId: string | null; purpose: string | null; status: repo.Verification['status']; responseTimeMs: number; costPaise: number; livemode: boolean },
   now: Date,
 ): Promise<void> {
   await enqueueEvent(
@@ -314,11 +330,11 @@ async function emitVerificationEvent(
       user_id: v.externalUserId,
       purpose: v.purpose,
       status: v.status,
-      cost: paiseToDecimalString(PAISE_PER_VERIFICATION),
+      cost: paiseToDecimalString(v.costPaise),
       response_time_ms: v.responseTimeMs,
     },
     now,
-    { verificationId: v.id },
+    { verificationId: v.id, livemode: v.livemode },
   );
 }
 
@@ -346,6 +362,8 @@ async function emitCreditEvents(trx: Parameters<typeof enqueueEvent>[0], busines
 
 interface PendingCheck {
   business: Business;
+  /** false: a test key's check (free, test enrolments and endpoints only) */
+  livemode: boolean;
   input: VerifyInput;
   requestId: string;
   startedAt: number;
@@ -359,14 +377,15 @@ interface PendingCheck {
 export async function verify(
   ctx: AppContext,
   business: Business,
+  livemode: boolean,
   input: VerifyInput,
   requestId: string,
   idempotencyKey: string | undefined,
   startedAt: number,
 ): Promise<ApiResult> {
-  const pending: PendingCheck = { business, input, requestId, startedAt };
+  const pending: PendingCheck = { business, livemode, input, requestId, startedAt };
   if (idempotencyKey || ('backup_code' in input && input.backup_code !== undefined)) {
-    return withIdempotency(ctx, business, idempotencyKey, 'verify', input, (remember) => verifyOne(ctx, pending, remember));
+    return withIdempotency(ctx, business, livemode, idempotencyKey, 'verify', input, (remember) => verifyOne(ctx, pending, remember));
   }
   return groupsOf(ctx).submit('', pending);
 }
@@ -380,7 +399,7 @@ function groupsOf(ctx: AppContext): GroupCommit<PendingCheck, ApiResult> {
       // debits, which queue on the balance rows only from debit to commit.
       maxInFlight: ctx.database.dialect === 'sqlite' ? 1 : 4,
       maxGroup: 256,
-      distinctKey: (p) => ('user_id' in p.input ? repo.userKey(p.business.id, p.input.user_id) : null),
+      distinctKey: (p) => ('user_id' in p.input ? repo.userKey(p.business.id, p.livemode, p.input.user_id) : null),
     });
     groups.set(ctx, g);
   }
@@ -401,8 +420,9 @@ async function writeGroup(ctx: AppContext, items: PendingCheck[]): Promise<Array
       // share run one by one (each with its own debit, 402 when the money runs out); the rest
       // try again together. Any other failure: every check on its own.
       const unpaid = err instanceof GroupUnpaid ? err.businessIds : null;
-      alone.push(...group.filter((g) => !unpaid || unpaid.has(g.item.business.id)));
-      group = unpaid ? group.filter((g) => !unpaid.has(g.item.business.id)) : [];
+      const isUnpaid = (g: (typeof group)[number]) => !unpaid || (g.item.livemode && unpaid.has(g.item.business.id));
+      alone.push(...group.filter(isUnpaid));
+      group = unpaid ? group.filter((g) => !isUnpaid(g)) : [];
     }
   }
   for (const g of alone) results[g.index] = await verifyOne(ctx, g.item, null).catch((err: Error) => err);
@@ -426,21 +446,21 @@ type Status = repo.Verification['status'];
  */
 async function recordGroup(ctx: AppContext, tx: repo.CheckTx, items: PendingCheck[], now: Date): Promise<Array<ApiResult | Error>> {
   const outcomes: Array<ApiResult | Error> = new Array(items.length);
-  const users = items.flatMap((p) => ('user_id' in p.input ? [{ businessId: p.business.id, externalUserId: p.input.user_id }] : []));
+  const users = items.flatMap((p) => ('user_id' in p.input ? [{ businessId: p.business.id, livemode: p.livemode, externalUserId: p.input.user_id }] : []));
   const enrolments = await repo.findEnrolmentsLocked(tx, users);
-  const found = users.filter((u) => enrolments.has(repo.userKey(u.businessId, u.externalUserId)));
+  const found = users.filter((u) => enrolments.has(repo.userKey(u.businessId, u.livemode, u.externalUserId)));
   const recent = await repo.recentChecksForUsers(tx, found, new Date(now.getTime() - THROTTLE_WINDOW_MS), THROTTLE_FAILURES);
 
   // What each check found, before any write.
   const decided: Array<{ index: number; status: Status; enrolment?: repo.Enrolment; step?: number }> = [];
-  for (const [index, { input, business }] of items.entries()) {
+  for (const [index, { input, business, livemode }] of items.entries()) {
     const window = ('window' in input && input.window !== undefined ? input.window : DEFAULT_WINDOW) as number;
     if ('secret' in input) {
       const check = checkCode(input.secret.replace(/\s+/g, '').toUpperCase(), input.token, DEFAULT_TOTP, window, now.getTime());
       decided.push({ index, status: check.outcome === 'match' ? 'verified' : check.outcome === 'expired' ? 'expired' : 'invalid_code' });
       continue;
     }
-    const key = repo.userKey(business.id, input.user_id);
+    const key = repo.userKey(business.id, livemode, input.user_id);
     const enrolment = enrolments.get(key);
     if (!enrolment) {
       outcomes[index] = new AppError('not_found', `No enrolled user "${input.user_id}". Enrol them with POST /api/v1/generate.`);
@@ -456,7 +476,7 @@ async function recordGroup(ctx: AppContext, tx: repo.CheckTx, items: PendingChec
       decided.push({ index, status: used ? 'verified' : 'invalid_code', enrolment });
       continue;
     }
-    const secret = ctx.secrets.decrypt(enrolment.secretEnc, encryptionContext(business.id, input.user_id));
+    const secret = ctx.secrets.decrypt(enrolment.secretEnc, encryptionContext(business.id, input.user_id, livemode));
     const check = checkCode(secret, input.totp_code, enrolment, window, now.getTime());
     if (check.outcome === 'match') decided.push({ index, status: 'verified', enrolment, step: check.step });
     else decided.push({ index, status: check.outcome === 'expired' ? 'expired' : 'invalid_code', enrolment });
@@ -476,17 +496,21 @@ async function recordGroup(ctx: AppContext, tx: repo.CheckTx, items: PendingChec
       method: backup ? 'backup' : 'totp',
       purpose: item.input.purpose ?? null,
       status: d.status,
-      costPaise: PAISE_PER_VERIFICATION,
+      costPaise: priceOf(item.livemode),
       responseTimeMs: Math.round((performance.now() - item.startedAt) * 100) / 100,
       createdAt: now,
+      livemode: item.livemode,
       replayUnlessAdvanced: d.step !== undefined ? { enrolmentId: d.enrolment!.id, step: d.step } : null,
     } satisfies repo.Verification & { replayUnlessAdvanced: unknown };
   });
+  // Test checks cost nothing: they add to no business's amount and take no balance row lock.
   const amounts = new Map<string, number>();
-  for (const v of drafts) amounts.set(v.businessId, (amounts.get(v.businessId) ?? 0) + PAISE_PER_VERIFICATION);
+  for (const v of drafts) if (v.livemode) amounts.set(v.businessId, (amounts.get(v.businessId) ?? 0) + PAISE_PER_VERIFICATION);
   // The guard, the records and the debits (last but for the outbox rows: on PostgreSQL the
   // balance rows are locked only from here to the commit) in one go.
   const { advanced, debited } = await repo.recordChecks(tx, drafts, amounts, now);
+  const testBusinesses = [...new Set(drafts.filter((v) => !v.livemode).map((v) => v.businessId))];
+  const testState = testBusinesses.length > 0 ? await repo.testModeState(tx, testBusinesses) : new Map<string, { balancePaise: number; hasWebhooks: boolean }>();
   const verifications = drafts.map((v): repo.Verification => ({
     id: v.id,
     businessId: v.businessId,
@@ -498,24 +522,33 @@ async function recordGroup(ctx: AppContext, tx: repo.CheckTx, items: PendingChec
     costPaise: v.costPaise,
     responseTimeMs: v.responseTimeMs,
     createdAt: v.createdAt,
+    livemode: v.livemode,
   }));
   const unpaid = new Set([...amounts.keys()].filter((id) => !debited.has(id)));
   if (unpaid.size > 0) throw new GroupUnpaid(unpaid);
   // Each answer carries the balance right after its own charge.
   const balances = new Map([...debited].map(([id, d]) => [id, d.balancePaise + amounts.get(id)!]));
   for (const [k, v] of verifications.entries()) {
-    const balance = balances.get(v.businessId)! - PAISE_PER_VERIFICATION;
-    balances.set(v.businessId, balance);
-    const paid = debited.get(v.businessId)!;
-    if (paid.hasWebhooks) {
-      await emitVerificationEvent(tx.kysely, v.businessId, v, now);
-      await emitCreditEvents(tx.kysely, v.businessId, paid.autoRefill, balance, now);
+    let balance: number;
+    if (v.livemode) {
+      balance = balances.get(v.businessId)! - PAISE_PER_VERIFICATION;
+      balances.set(v.businessId, balance);
+      const paid = debited.get(v.businessId)!;
+      if (paid.hasWebhooks) {
+        await emitVerificationEvent(tx.kysely, v.businessId, v, now);
+        await emitCreditEvents(tx.kysely, v.businessId, paid.autoRefill, balance, now);
+      }
+    } else {
+      // Free: the balance is untouched, and no credit event can follow.
+      const state = testState.get(v.businessId)!;
+      balance = state.balancePaise;
+      if (state.hasWebhooks) await emitVerificationEvent(tx.kysely, v.businessId, v, now);
     }
     const d = decided[k]!;
     outcomes[d.index] = {
       statusCode: 200,
       body: {
-        ...answerBody(v.id, v.status, items[d.index]!.requestId, now, balance),
+        ...answerBody(v.id, v.status, items[d.index]!.requestId, now, balance, v.livemode),
         ...(v.method === 'backup' && v.status === 'verified' ? { backup_codes_left: await repo.countUnusedBackupCodes(tx.kysely, d.enrolment!.id) } : {}),
       },
     };
@@ -523,15 +556,16 @@ async function recordGroup(ctx: AppContext, tx: repo.CheckTx, items: PendingChec
   return outcomes;
 }
 
-function answerBody(verificationId: string, status: Status, requestId: string, now: Date, balancePaise: number) {
+function answerBody(verificationId: string, status: Status, requestId: string, now: Date, balancePaise: number, livemode: boolean) {
   return {
     verified: status === 'verified',
     status,
     verification_id: verificationId,
     request_id: requestId,
     timestamp: now.toISOString(),
-    cost: paiseToDecimalString(PAISE_PER_VERIFICATION),
+    cost: paiseToDecimalString(priceOf(livemode)),
     balance: paiseToDecimalString(balancePaise),
+    livemode,
   };
 }
 

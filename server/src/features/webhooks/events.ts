@@ -18,14 +18,16 @@ export async function enqueueEvent(
   event: WebhookEvent,
   data: Record<string, unknown>,
   now: Date,
-  options: { verificationId?: string | null; onlyWebhookId?: string } = {},
+  options: { verificationId?: string | null; onlyWebhookId?: string; livemode?: boolean } = {},
 ): Promise<string[]> {
-  const targets = options.onlyWebhookId ? [options.onlyWebhookId] : await subscribersOf(trx, businessId, event);
+  // A test key's events reach only test endpoints, a live key's only live ones.
+  const livemode = options.livemode ?? true;
+  const targets = options.onlyWebhookId ? [options.onlyWebhookId] : await subscribersOf(trx, businessId, livemode, event);
   if (targets.length === 0) return [];
   const verificationId = options.verificationId ?? null;
   // `type` is Standard Webhooks' name for the event (`event` stays for existing receivers);
-  // `livemode` is true for every event a live key causes.
-  const body = JSON.stringify({ type: event, event, data, timestamp: now.toISOString(), verification_id: verificationId, livemode: true });
+  // `livemode` is false for the events of a test key (and a test endpoint's test event).
+  const body = JSON.stringify({ type: event, event, data, timestamp: now.toISOString(), verification_id: verificationId, livemode });
   const deliveries = targets.map((webhookId) => ({ id: newId('msg'), webhookId, businessId, event, payload: body, verificationId }));
   await insertDeliveries(trx, deliveries, now);
   // The delivery ids are the `webhook-id` header each endpoint will see.

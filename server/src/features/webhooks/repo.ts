@@ -18,6 +18,8 @@ export interface Webhook {
   disabledAt: Date | null;
   createdAt: Date;
   lastTriggeredAt: Date | null;
+  /** false: a test endpoint, sent only the events of test keys */
+  livemode: boolean;
 }
 
 function toWebhook(row: Selectable<WebhookTable>): Webhook {
@@ -33,6 +35,7 @@ function toWebhook(row: Selectable<WebhookTable>): Webhook {
     disabledAt: toDateOrNull(row.disabled_at),
     createdAt: toDate(row.created_at),
     lastTriggeredAt: toDateOrNull(row.last_triggered_at),
+    livemode: toBoolean(row.livemode),
   };
 }
 
@@ -47,6 +50,7 @@ export async function insertWebhook(db: Executor, w: Omit<Webhook, 'lastTriggere
       description: w.description,
       secret_enc: w.secretEnc,
       is_active: w.isActive,
+      livemode: w.livemode,
       disabled_reason: null,
       created_at: w.createdAt,
       last_triggered_at: null,
@@ -56,8 +60,8 @@ export async function insertWebhook(db: Executor, w: Omit<Webhook, 'lastTriggere
     .execute();
 }
 
-export async function listWebhooks(db: Executor, businessId: string): Promise<Webhook[]> {
-  const rows = await db.selectFrom('webhook').selectAll().where('business_id', '=', businessId).orderBy('created_at', 'desc').execute();
+export async function listWebhooks(db: Executor, businessId: string, livemode: boolean): Promise<Webhook[]> {
+  const rows = await db.selectFrom('webhook').selectAll().where('business_id', '=', businessId).where('livemode', '=', livemode).orderBy('created_at', 'desc').execute();
   return rows.map(toWebhook);
 }
 
@@ -65,8 +69,14 @@ export async function listWebhooks(db: Executor, businessId: string): Promise<We
  * A page of a business's endpoints, newest first (created_at, then id, so ties have one order),
  * after the cursor endpoint when there is one. Reads `limit + 1` rows to know whether more follow.
  */
-export async function listWebhooksPage(db: Executor, businessId: string, limit: number, after?: Webhook): Promise<{ rows: Webhook[]; hasMore: boolean }> {
-  let query = db.selectFrom('webhook').selectAll().where('business_id', '=', businessId);
+export async function listWebhooksPage(
+  db: Executor,
+  businessId: string,
+  livemode: boolean,
+  limit: number,
+  after?: Webhook,
+): Promise<{ rows: Webhook[]; hasMore: boolean }> {
+  let query = db.selectFrom('webhook').selectAll().where('business_id', '=', businessId).where('livemode', '=', livemode);
   if (after) {
     query = query.where((eb) => eb.or([eb('created_at', '<', after.createdAt), eb.and([eb('created_at', '=', after.createdAt), eb('id', '<', after.id)])]));
   }
@@ -131,13 +141,13 @@ export async function setWebhookActive(db: Executor, id: string, isActive: boole
     .execute();
 }
 
-const selectSubscribers = preparedQuery((db, businessId: string) =>
-  db.selectFrom('webhook').select(['id', 'events']).where('business_id', '=', businessId).where('is_active', '=', true),
+const selectSubscribers = preparedQuery((db, businessId: string, livemode: boolean) =>
+  db.selectFrom('webhook').select(['id', 'events']).where('business_id', '=', businessId).where('livemode', '=', livemode).where('is_active', '=', true),
 );
 
-/** Active endpoints of a business that subscribe to `event` (runs inside the event's transaction). */
-export async function subscribersOf(db: Executor, businessId: string, event: string): Promise<string[]> {
-  const { rows } = await selectSubscribers(db, businessId);
+/** Active endpoints of a business in one mode that subscribe to `event` (runs inside the event's transaction). */
+export async function subscribersOf(db: Executor, businessId: string, livemode: boolean, event: string): Promise<string[]> {
+  const { rows } = await selectSubscribers(db, businessId, livemode);
   return rows.filter((r) => fromJson<string[]>(r.events).includes(event)).map((r) => r.id);
 }
 
@@ -404,7 +414,8 @@ export interface LogRow {
 }
 
 /** One row per attempt, plus a Pending row for deliveries not yet attempted; newest first. */
-export async function listLogs(db: Executor, businessId: string, limit: number): Promise<LogRow[]> {
+/** The delivery log of one mode's endpoints. */
+export async function listLogs(db: Executor, businessId: string, livemode: boolean, limit: number): Promise<LogRow[]> {
   const attempts = await db
     .selectFrom('webhook_attempt')
     .innerJoin('webhook_delivery', 'webhook_delivery.id', 'webhook_attempt.delivery_id')
@@ -424,6 +435,7 @@ export async function listLogs(db: Executor, businessId: string, limit: number):
       'webhook.url',
     ])
     .where('webhook_delivery.business_id', '=', businessId)
+    .where('webhook.livemode', '=', livemode)
     .orderBy('webhook_attempt.created_at', 'desc')
     .limit(limit)
     .execute();
@@ -441,6 +453,7 @@ export async function listLogs(db: Executor, businessId: string, limit: number):
       'webhook.url',
     ])
     .where('webhook_delivery.business_id', '=', businessId)
+    .where('webhook.livemode', '=', livemode)
     .where('webhook_delivery.attempt_count', '=', 0)
     .where('webhook_delivery.status', 'in', ['pending', 'delivering'])
     .orderBy('webhook_delivery.created_at', 'desc')

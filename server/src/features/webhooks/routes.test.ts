@@ -77,6 +77,7 @@ describeEachDialect('webhook management routes', (dialect) => {
       disabledAt: null,
       createdAt: expect.any(String),
       lastTriggered: null,
+      livemode: true,
       secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]+={0,2}$/),
     });
     expect(Buffer.from(created.secret.slice('whsec_'.length), 'base64').length).toBeGreaterThanOrEqual(24);

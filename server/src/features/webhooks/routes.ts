@@ -13,6 +13,7 @@ import {
   WebhookLogsQuery,
 } from '@common/contract/webhooks';
 import { NoContent } from '@common/contract/shared';
+import { ModeQuery } from '@common/contract/business';
 import { z } from 'zod';
 import { refuseWhileImpersonating, requireUser } from '../auth/guards';
 import * as service from './service';
@@ -26,12 +27,13 @@ export async function webhookRoutes(app: FastifyInstance): Promise<void> {
   const ctx = app.ctx;
   const owner = (request: FastifyRequest) => service.ownerOfUser(ctx, request.currentUser!);
 
-  r.get('/api/webhooks', { schema: { response: { 200: z.array(Webhook) } } }, async (request) =>
-    (await service.listEndpoints(ctx, await owner(request))).map(service.toView),
+  // ?mode=test: the test endpoints and their deliveries (live by default).
+  r.get('/api/webhooks', { schema: { querystring: ModeQuery, response: { 200: z.array(Webhook) } } }, async (request) =>
+    (await service.listEndpoints(ctx, await owner(request), request.query.mode === 'live')).map(service.toView),
   );
 
   r.get('/api/webhooks/logs', { schema: { querystring: WebhookLogsQuery, response: { 200: z.array(WebhookLogEntry) } } }, async (request) =>
-    service.listLogs(ctx, await owner(request), request.query.limit),
+    service.listLogs(ctx, await owner(request), request.query.limit, request.query.mode === 'live'),
   );
 
   r.post(

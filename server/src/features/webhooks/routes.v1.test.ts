@@ -11,7 +11,7 @@ type Json = Record<string, any>;
 
 /** A public address literal (no DNS here); documentation ranges are refused as special-purpose. */
 const PUBLIC_URL = 'https://9.9.9.9/hooks';
-const ENDPOINT_FIELDS = ['created_at', 'description', 'disabled_at', 'disabled_reason', 'events', 'id', 'is_active', 'last_triggered_at', 'url'];
+const ENDPOINT_FIELDS = ['created_at', 'description', 'disabled_at', 'disabled_reason', 'events', 'id', 'is_active', 'last_triggered_at', 'livemode', 'url'];
 
 /**
  * Webhook endpoints over the public API (issue 21 item 3), with private targets refused as in

@@ -27,7 +27,7 @@ export async function webhookEndpointRoutesV1(app: FastifyInstance): Promise<voi
   const r = app.withTypeProvider<ZodTypeProvider>();
   const ctx = app.ctx;
   // The one place a request's key becomes the owner the service works for.
-  const owner = (request: FastifyRequest) => service.ownerOfApiKey(request.business!);
+  const owner = (request: FastifyRequest) => service.ownerOfApiKey(request.business!, request.livemode);
   const common = { tags: ['webhook endpoints'], security: [{ apiKey: [] }] };
 
   r.get(

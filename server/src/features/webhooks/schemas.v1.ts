@@ -48,6 +48,7 @@ export const EndpointObject = z.object({
   disabled_at: z.string().nullable().meta({ description: 'When Sixdigit switched it off; null when on or paused by you.' }),
   created_at: z.string(),
   last_triggered_at: z.string().nullable().meta({ description: 'The last delivery attempt to it, or null.' }),
+  livemode: z.boolean().meta({ description: 'false: a test endpoint (made with a test key), sent only test events; true: live.' }),
 });
 
 export const CreatedEndpoint = EndpointObject.extend({

@@ -28,15 +28,25 @@ export const MAX_WEBHOOKS_PER_BUSINESS = 10;
  */
 export interface EndpointOwner {
   businessId: string;
+  /**
+   * The key's mode: a test key (false) manages only test endpoints, a live key only live ones.
+   * null: the dashboard's signed-in owner, who manages both by id (lists ask for one mode).
+   */
+  livemode: boolean | null;
 }
 
 export async function ownerOfUser(ctx: AppContext, user: CurrentUser): Promise<EndpointOwner> {
   const business = await requireBusiness(ctx, user);
-  return { businessId: business.id };
+  return { businessId: business.id, livemode: null };
 }
 
-export function ownerOfApiKey(business: Pick<Business, 'id'>): EndpointOwner {
-  return { businessId: business.id };
+export function ownerOfApiKey(business: Pick<Business, 'id'>, livemode: boolean): EndpointOwner {
+  return { businessId: business.id, livemode };
+}
+
+/** Which mode's endpoints a list shows: the key's own, or (dashboard) the one asked for. */
+function modeOf(owner: EndpointOwner, asked: boolean | undefined): boolean {
+  return owner.livemode ?? asked ?? true;
 }
 
 function refused(path: string, message: string): AppError {
@@ -77,6 +87,8 @@ export interface NewEndpoint {
   description?: string | null | undefined;
   /** the dashboard lets the owner bring one; the API always generates it */
   secret?: string | undefined;
+  /** the dashboard's Live/Test switch; an API key always makes endpoints of its own mode */
+  livemode?: boolean | undefined;
 }
 
 /**
@@ -118,6 +130,7 @@ export async function createEndpoint(
       secretEnc: ctx.secrets.encrypt(secret, webhookSecretContext(id)),
       isActive: true,
       createdAt: now,
+      livemode: modeOf(owner, input.livemode),
     });
     const created = (await repo.findWebhook(trx, owner.businessId, id))!;
     await remember?.(trx, created, secret);
@@ -129,20 +142,21 @@ export async function createEndpoint(
 /** One endpoint of the owner's; another business's id is answered exactly like a missing one. */
 export async function getEndpoint(ctx: AppContext, owner: EndpointOwner, id: string): Promise<repo.Webhook> {
   const webhook = await repo.findWebhook(ctx.db, owner.businessId, id);
-  if (!webhook) throw new AppError('not_found', `No webhook endpoint "${id}".`);
+  // The other mode's endpoint is answered exactly like a missing one.
+  if (!webhook || (owner.livemode !== null && webhook.livemode !== owner.livemode)) throw new AppError('not_found', `No webhook endpoint "${id}".`);
   return webhook;
 }
 
 /** Every endpoint of the owner's, newest first (at most MAX_WEBHOOKS_PER_BUSINESS). */
-export async function listEndpoints(ctx: AppContext, owner: EndpointOwner): Promise<repo.Webhook[]> {
-  return repo.listWebhooks(ctx.db, owner.businessId);
+export async function listEndpoints(ctx: AppContext, owner: EndpointOwner, livemode?: boolean): Promise<repo.Webhook[]> {
+  return repo.listWebhooks(ctx.db, owner.businessId, modeOf(owner, livemode));
 }
 
 /** A page of the owner's endpoints, newest first, after `startingAfter` (one of theirs, or 404). */
 export async function listEndpointsPage(ctx: AppContext, owner: EndpointOwner, input: { limit: number; starting_after?: string | undefined }) {
-  const after = input.starting_after === undefined ? undefined : await repo.findWebhook(ctx.db, owner.businessId, input.starting_after);
+  const after = input.starting_after === undefined ? undefined : await getEndpoint(ctx, owner, input.starting_after).catch(() => undefined);
   if (input.starting_after !== undefined && !after) throw new AppError('not_found', `No webhook endpoint "${input.starting_after}" to start after.`);
-  return repo.listWebhooksPage(ctx.db, owner.businessId, input.limit, after);
+  return repo.listWebhooksPage(ctx.db, owner.businessId, modeOf(owner, undefined), input.limit, after);
 }
 
 export interface EndpointChanges {
@@ -166,6 +180,7 @@ export async function updateEndpoint(ctx: AppContext, owner: EndpointOwner, id: 
 }
 
 export async function deleteEndpoint(ctx: AppContext, owner: EndpointOwner, id: string): Promise<void> {
+  await getEndpoint(ctx, owner, id);
   if (!(await repo.deleteWebhook(ctx.db, owner.businessId, id))) throw new AppError('not_found', `No webhook endpoint "${id}".`);
 }
 
@@ -176,7 +191,10 @@ export async function deleteEndpoint(ctx: AppContext, owner: EndpointOwner, id: 
 export async function sendTestEvent(ctx: AppContext, owner: EndpointOwner, id: string, now = new Date()): Promise<{ deliveryId: string }> {
   const webhook = await getEndpoint(ctx, owner, id);
   if (!webhook.isActive) throw new AppError('conflict', 'Turn the webhook endpoint on before sending a test event.');
-  const [deliveryId] = await enqueueEvent(ctx.db, owner.businessId, TEST_EVENT, { message: 'This is a test event from Sixdigit.', webhook_id: id }, now, { onlyWebhookId: id });
+  const [deliveryId] = await enqueueEvent(ctx.db, owner.businessId, TEST_EVENT, { message: 'This is a test event from Sixdigit.', webhook_id: id }, now, {
+    onlyWebhookId: id,
+    livemode: webhook.livemode,
+  });
   return { deliveryId: deliveryId! };
 }
 
@@ -201,11 +219,13 @@ export function toView(w: repo.Webhook) {
     disabledAt: w.disabledAt?.toISOString() ?? null,
     createdAt: w.createdAt.toISOString(),
     lastTriggered: w.lastTriggeredAt?.toISOString() ?? null,
+    livemode: w.livemode,
   };
 }
 
-export async function listLogs(ctx: AppContext, owner: EndpointOwner, limit = 100) {
-  const rows = await repo.listLogs(ctx.db, owner.businessId, limit);
+/** The delivery log of one mode's endpoints. */
+export async function listLogs(ctx: AppContext, owner: EndpointOwner, limit = 100, livemode?: boolean) {
+  const rows = await repo.listLogs(ctx.db, owner.businessId, modeOf(owner, livemode), limit);
   return rows.map((r) => ({
     id: r.id,
     deliveryId: r.deliveryId,
@@ -251,6 +271,7 @@ export function endpointObject(w: repo.Webhook) {
     disabled_at: w.disabledAt?.toISOString() ?? null,
     created_at: w.createdAt.toISOString(),
     last_triggered_at: w.lastTriggeredAt?.toISOString() ?? null,
+    livemode: w.livemode,
   };
 }
 
@@ -284,7 +305,7 @@ export async function createEndpointForApi(
   input: { url: string; events: string[]; description?: string | undefined },
   idempotencyKey: string | undefined,
 ) {
-  return withIdempotency(ctx, { id: owner.businessId }, idempotencyKey, 'webhook_endpoints.create', input, async (remember) => {
+  return withIdempotency(ctx, { id: owner.businessId }, owner.livemode ?? true, idempotencyKey, 'webhook_endpoints.create', input, async (remember) => {
     const answer = (w: repo.Webhook, secret: string) => ({ statusCode: 201, body: { ...endpointObject(w), secret } });
     const { webhook, secret } = await createEndpoint(ctx, owner, input, new Date(), remember ? (trx, w, s) => remember(trx, answer(w, s)) : undefined);
     return answer(webhook, secret);

@@ -18,9 +18,11 @@ vi.mock('qrcode', () => ({ default: { toDataURL: vi.fn(async () => 'data:image/p
 
 const FULL_KEY = 'sk_live_AbCdEfGhIjKlMnOpQrStUvWxYz012345';
 const NEW_KEY = 'sk_live_ZyXwVuTsRqPoNmLkJiHgFeDcBa987654';
+const TEST_KEY = 'sk_test_WxYzAbCdEfGhIjKlMnOpQrStUv012345';
+const NEW_TEST_KEY = 'sk_test_QqQqAbCdEfGhIjKlMnOpQrStUv999999';
 
 
-function makeDashboard(): BusinessDashboard {
+function makeDashboard(mode: 'live' | 'test' = 'live'): BusinessDashboard {
   const daily = Array.from({ length: 30 }, (_, i) => {
     const date = new Date(Date.UTC(2025, 2, 1 + i)).toISOString().slice(0, 10);
     const verified = i === 29 ? 21 : i % 3;
@@ -55,6 +57,7 @@ function makeDashboard(): BusinessDashboard {
         cost: '0.10',
       },
     ],
+    mode,
   };
 }
 
@@ -130,14 +133,14 @@ describe('set-up (no business yet)', () => {
     expect(calls(fetchMock, 'GET', '/api/business/dashboard')).toHaveLength(0);
   });
 
-  it('creates the business and shows the full API key once, outside the query cache', async () => {
+  it('creates the business and shows the full live and test keys once, outside the query cache', async () => {
     const user = userEvent.setup({ writeToClipboard: true });
     let created = false;
     const fetchMock = serve({
       'GET /api/business/profile': () => (created ? jsonResponse(200, makeProfile()) : notFound()),
       'POST /api/business/create': () => {
         created = true;
-        return jsonResponse(201, { ...makeProfile(), apiKey: FULL_KEY });
+        return jsonResponse(201, { ...makeProfile(), apiKey: FULL_KEY, testApiKey: TEST_KEY });
       },
       'GET /api/business/dashboard': () => jsonResponse(200, makeDashboard()),
       'GET /api/business/ledger': () => jsonResponse(200, []),
@@ -150,20 +153,25 @@ describe('set-up (no business yet)', () => {
     expect(JSON.parse(String(calls(fetchMock, 'POST', '/api/business/create')[0]![1]!.body))).toEqual({ companyName: 'Acme Payments' });
     expect(within(toastRegion()).getByText('Business Account Created')).toBeInTheDocument();
 
-    const panel = screen.getByRole('region', { name: 'Your API key' });
+    const panel = screen.getByRole('region', { name: 'Your API keys' });
     expect(within(panel).getByText(FULL_KEY)).toBeInTheDocument();
+    expect(within(panel).getByText(TEST_KEY)).toBeInTheDocument();
     expect(within(panel).getByText(/won.t be shown again/)).toBeInTheDocument();
     expect(JSON.stringify(client.getQueryData(['/api/business/profile']))).not.toContain(FULL_KEY);
+    expect(JSON.stringify(client.getQueryData(['/api/business/profile']))).not.toContain(TEST_KEY);
+    await user.click(within(panel).getByRole('button', { name: 'Copy test API key' }));
+    expect(await navigator.clipboard.readText()).toBe(TEST_KEY);
 
     await user.click(within(panel).getByRole('button', { name: 'Copy API key' }));
     expect(await navigator.clipboard.readText()).toBe(FULL_KEY);
     expect(await within(toastRegion()).findByText('API Key Copied')).toBeInTheDocument();
     expect(within(panel).getByRole('button', { name: 'Copy API key: copied' })).toHaveTextContent('Copied');
 
-    await user.click(within(panel).getByRole('button', { name: /I.ve saved it/ }));
+    await user.click(within(panel).getByRole('button', { name: /I.ve saved them/ }));
     expect(screen.queryByText(FULL_KEY)).not.toBeInTheDocument();
     expect(screen.getByTestId('api-key-prefix')).toHaveTextContent('sk_live_AbCd••••');
     expect(document.body.textContent).not.toContain(FULL_KEY);
+    expect(document.body.textContent).not.toContain(TEST_KEY);
   });
 
   it('says "Creation Failed" when the server refuses', async () => {
@@ -300,7 +308,7 @@ describe('quick actions', () => {
       'GET /api/business/profile': () => jsonResponse(200, profile),
       'POST /api/business/api-key/regenerate': () => {
         profile = { ...profile, apiKeyPrefix: 'sk_live_ZyXw' };
-        return jsonResponse(200, { apiKey: NEW_KEY, prefix: 'sk_live_ZyXw' });
+        return jsonResponse(200, { apiKey: NEW_KEY, prefix: 'sk_live_ZyXw', mode: 'live' });
       },
     });
     renderApp('/business');
@@ -327,6 +335,65 @@ describe('quick actions', () => {
     expect(calls(fetchMock, 'POST', '/api/business/api-key/regenerate')).toHaveLength(1);
     expect(within(toastRegion()).getByText('API Key Regenerated')).toBeInTheDocument();
     expect(screen.getByTestId('api-key-prefix')).toHaveTextContent('sk_live_ZyXw••••');
+    expect(String(calls(fetchMock, 'POST', '/api/business/api-key/regenerate')[0]![0])).toContain('mode=live');
+  });
+
+  it('the Live/Test switch shows the test key, test figures, test webhooks and a Test mode banner; regenerates the test key alone', async () => {
+    const user = userEvent.setup();
+    let profile = makeProfile();
+    const fetchMock = withBusiness(profile, {
+      'GET /api/business/profile': () => jsonResponse(200, profile),
+      'GET /api/business/dashboard': (_init, url) => jsonResponse(200, makeDashboard(url.searchParams.get('mode') === 'test' ? 'test' : 'live')),
+      'GET /api/webhooks': () => jsonResponse(200, []),
+      'GET /api/webhooks/logs': () => jsonResponse(200, []),
+      'POST /api/business/api-key/regenerate': (_init, url) => {
+        expect(url.searchParams.get('mode')).toBe('test');
+        profile = { ...profile, testApiKeyPrefix: 'sk_test_QqQq' };
+        return jsonResponse(200, { apiKey: NEW_TEST_KEY, prefix: 'sk_test_QqQq', mode: 'test' });
+      },
+    });
+    renderApp('/business');
+    expect(await screen.findByTestId('api-key-prefix')).toHaveTextContent('sk_live_AbCd••••');
+    expect(screen.queryByTestId('test-mode-banner')).not.toBeInTheDocument();
+    const dashboardUrls = () => calls(fetchMock, 'GET', '/api/business/dashboard').map(([u]) => String(u));
+    await waitFor(() => expect(dashboardUrls().some((u) => u.includes('mode=live'))).toBe(true));
+
+    const switches = screen.getAllByRole('radiogroup');
+    await user.click(within(switches[0]!).getByRole('radio', { name: 'Test' }));
+    expect(await screen.findByTestId('test-mode-banner')).toHaveTextContent('Test mode.');
+    // Both switches show the same choice.
+    for (const group of screen.getAllByRole('radiogroup')) expect(within(group).getByRole('radio', { name: 'Test' })).toHaveAttribute('aria-checked', 'true');
+    expect(screen.getByTestId('test-api-key-prefix')).toHaveTextContent('sk_test_WxYz••••');
+    expect(screen.queryByTestId('api-key-prefix')).not.toBeInTheDocument();
+    expect(screen.getByText('100 requests/minute')).toBeInTheDocument();
+    await waitFor(() => expect(dashboardUrls().some((u) => u.includes('mode=test'))).toBe(true));
+    await waitFor(() => expect(calls(fetchMock, 'GET', '/api/webhooks').some(([u]) => String(u).includes('mode=test'))).toBe(true));
+    expect(screen.getByRole('heading', { name: 'Test webhooks' })).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Regenerate test key' }));
+    const dialog = screen.getByRole('alertdialog', { name: 'Regenerate test key?' });
+    expect(dialog).toHaveTextContent('sk_test_WxYz••••');
+    expect(dialog).toHaveTextContent('Your live key is not affected.');
+    await user.click(within(dialog).getByRole('button', { name: 'Regenerate test key' }));
+    const panel = await screen.findByRole('region', { name: 'Your new test API key' });
+    expect(within(panel).getByText(NEW_TEST_KEY)).toBeInTheDocument();
+    expect(panel).toHaveTextContent('Your previous test key has stopped working.');
+    expect(await screen.findByTestId('test-api-key-prefix')).toHaveTextContent('sk_test_QqQq••••');
+
+    // Back to live: the banner goes, the live key is unchanged.
+    await user.click(within(screen.getByTestId('test-mode-banner')).getByRole('button', { name: 'View live data' }));
+    expect(screen.queryByTestId('test-mode-banner')).not.toBeInTheDocument();
+    expect(screen.getByTestId('api-key-prefix')).toHaveTextContent('sk_live_AbCd••••');
+  });
+
+  it('offers to create a test key when the business has none yet', async () => {
+    withBusiness(makeProfile({ testApiKeyPrefix: null, testApiKeyCreatedAt: null }), {
+      'GET /api/webhooks': () => jsonResponse(200, []),
+      'GET /api/webhooks/logs': () => jsonResponse(200, []),
+    });
+    renderApp('/business?mode=test');
+    expect(await screen.findByText('No test key yet.')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Create a test key' })).toBeInTheDocument();
   });
 
   it('says so when regeneration fails, keeping the old key', async () => {

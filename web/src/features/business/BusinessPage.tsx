@@ -15,6 +15,7 @@ import {
   useBusinessProfile,
   useLedger,
   usePaymentHistory,
+  type ApiMode,
   type BusinessProfile,
 } from './api';
 import { AddCreditsDialog } from './components/AddCreditsDialog';
@@ -32,6 +33,7 @@ import { RecentVerifications } from './components/RecentVerifications';
 import { RegenerateKeyDialog } from './components/RegenerateKeyDialog';
 import { SetupForm } from './components/SetupForm';
 import { MonthStats, TodayStats } from './components/Stats';
+import { ModeSwitch, TestModeBanner } from './components/ModeSwitch';
 import { formatDate } from './format';
 
 // The chart library is large; load it only when a dashboard is shown.
@@ -53,7 +55,7 @@ export function BusinessPage() {
 
   if (profile.isError) {
     if (isNoBusiness(profile.error)) {
-      return <SetupForm onCreated={(apiKey) => setRevealed({ apiKey, reason: 'created' })} />;
+      return <SetupForm onCreated={(apiKey, testApiKey) => setRevealed({ apiKey, testApiKey, reason: 'created', mode: 'live' })} />;
     }
     return <LoadError onRetry={() => void profile.refetch()} retrying={profile.isFetching} />;
   }
@@ -62,7 +64,7 @@ export function BusinessPage() {
     <Dashboard
       profile={profile.data}
       revealed={revealed}
-      onReveal={(apiKey) => setRevealed({ apiKey, reason: 'regenerated' })}
+      onReveal={(apiKey, mode) => setRevealed({ apiKey, reason: 'regenerated', mode })}
       onHideKey={() => setRevealed(null)}
     />
   );
@@ -93,16 +95,31 @@ function LoadError({ onRetry, retrying }: { onRetry: () => void; retrying: boole
 interface DashboardProps {
   profile: BusinessProfile;
   revealed: RevealedKey | null;
-  onReveal: (apiKey: string) => void;
+  onReveal: (apiKey: string, mode: ApiMode) => void;
   onHideKey: () => void;
 }
 
 function Dashboard({ profile, revealed, onReveal, onHideKey }: DashboardProps) {
-  const dashboard = useBusinessDashboard(true);
+  const [params, setParams] = useSearchParams();
+  // ?mode=test: the test key, test statistics, lists, webhooks and export (live by default).
+  const mode: ApiMode = params.get('mode') === 'test' ? 'test' : 'live';
+  const dashboard = useBusinessDashboard(true, mode);
   const ledger = useLedger(true);
   const payments = usePaymentHistory(true);
-  const [params, setParams] = useSearchParams();
   const tab: Tab = params.get('tab') === 'integration' ? 'integration' : 'overview';
+  const [regenerateMode, setRegenerateMode] = useState<ApiMode>('live');
+
+  function changeMode(next: ApiMode) {
+    setParams(
+      (current) => {
+        const copy = new URLSearchParams(current);
+        if (next === 'live') copy.delete('mode');
+        else copy.set('mode', next);
+        return copy;
+      },
+      { replace: true },
+    );
+  }
   const [dialog, setDialog] = useState<QuickAction | null>(null);
   const [preferredPack, setPreferredPack] = useState<string | null>(null);
 
@@ -137,13 +154,18 @@ function Dashboard({ profile, revealed, onReveal, onHideKey }: DashboardProps) {
             Since {formatDate(profile.createdAt)} · ID <code className="font-mono text-xs">{profile.id}</code>
           </p>
         </div>
-        <Button asChild variant="outline" size="sm" className="self-start sm:self-auto">
-          <a href={OPENAPI_URL} target="_blank" rel="noreferrer">
-            <BookOpen aria-hidden="true" />
-            API docs
-          </a>
-        </Button>
+        <div className="flex flex-wrap items-center gap-2 self-start sm:self-auto">
+          <ModeSwitch mode={mode} onChange={changeMode} label="Show live or test data" />
+          <Button asChild variant="outline" size="sm">
+            <a href={OPENAPI_URL} target="_blank" rel="noreferrer">
+              <BookOpen aria-hidden="true" />
+              API docs
+            </a>
+          </Button>
+        </div>
       </header>
+
+      {mode === 'test' && <TestModeBanner onLeave={() => changeMode('live')} />}
 
       {revealed && <ApiKeyReveal revealed={revealed} onDismiss={onHideKey} />}
       <BalanceAlert profile={profile} onAddCredits={openCredits} />
@@ -165,9 +187,24 @@ function Dashboard({ profile, revealed, onReveal, onHideKey }: DashboardProps) {
           <div className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,2fr)]">
             <div className="grid min-w-0 grid-cols-1 content-start gap-6">
               <BalanceCard profile={profile} onAddCredits={() => openCredits(profile.autoRefill.packId)} />
-              <QuickActions autoRefill={profile.autoRefill} onAction={(action) => (action === 'credits' ? openCredits() : setDialog(action))} />
+              <QuickActions
+                autoRefill={profile.autoRefill}
+                onAction={(action) => {
+                  if (action === 'credits') return openCredits();
+                  if (action === 'regenerate') setRegenerateMode(mode);
+                  setDialog(action);
+                }}
+              />
             </div>
-            <ApiConfigCard profile={profile} onRegenerate={() => setDialog('regenerate')} />
+            <ApiConfigCard
+              profile={profile}
+              mode={mode}
+              onModeChange={changeMode}
+              onRegenerate={(which) => {
+                setRegenerateMode(which);
+                setDialog('regenerate');
+              }}
+            />
           </div>
 
           {dashboard.isPending ? (
@@ -206,7 +243,7 @@ function Dashboard({ profile, revealed, onReveal, onHideKey }: DashboardProps) {
             <PaymentHistory entries={payments.data} isLoading={payments.isPending} isError={payments.isError} />
             <BillingCard />
           </div>
-          <WebhooksSection />
+          <WebhooksSection mode={mode} />
         </TabsContent>
 
         <TabsContent value="integration">
@@ -223,10 +260,11 @@ function Dashboard({ profile, revealed, onReveal, onHideKey }: DashboardProps) {
       <RegenerateKeyDialog
         open={dialog === 'regenerate'}
         onOpenChange={closeDialog}
-        currentPrefix={profile.apiKeyPrefix}
+        mode={regenerateMode}
+        currentPrefix={regenerateMode === 'test' ? profile.testApiKeyPrefix : profile.apiKeyPrefix}
         onRegenerated={onReveal}
       />
-      <ExportUsageDialog open={dialog === 'export'} onOpenChange={closeDialog} />
+      <ExportUsageDialog open={dialog === 'export'} onOpenChange={closeDialog} mode={mode} />
       <AutoRefillDialog open={dialog === 'refill'} onOpenChange={closeDialog} settings={profile.autoRefill} />
     </div>
   );

@@ -8,6 +8,7 @@ import { shouldRetry } from '@/app/query-client';
 import type { TopUpPackId } from '@common/pricing';
 
 import type {
+  ApiMode,
   AutoRefillBody,
   BillingBody,
   BillingDetails,
@@ -20,6 +21,7 @@ import type {
 } from '@common/contract/business';
 
 export type {
+  ApiMode,
   AutoRefillSettings,
   BillingBody,
   BillingDetails,
@@ -40,6 +42,7 @@ export type AutoRefillInput = AutoRefillBody & { packId: TopUpPackId };
 export const businessQueryKeys = {
   profile: ['/api/business/profile'] as const,
   dashboard: ['/api/business/dashboard'] as const,
+  dashboardOf: (mode: ApiMode) => ['/api/business/dashboard', mode] as const,
   ledger: ['/api/business/ledger'] as const,
   payments: ['/api/business/payments'] as const,
   billing: ['/api/business/billing'] as const,
@@ -52,9 +55,9 @@ export function receiptPdfUrl(receiptId: string): string {
 
 export const USAGE_CSV_PATH = '/api/business/usage.csv';
 
-/** The CSV export URL for a range of UTC days (inclusive), as YYYY-MM-DD. */
-export function usageCsvUrl(from: string, to: string): string {
-  const params = new URLSearchParams({ from, to });
+/** The CSV export URL for a range of UTC days (inclusive), as YYYY-MM-DD, of one mode's checks. */
+export function usageCsvUrl(from: string, to: string, mode: ApiMode = 'live'): string {
+  const params = new URLSearchParams({ from, to, ...(mode === 'test' ? { mode } : {}) });
   return `${USAGE_CSV_PATH}?${params.toString()}`;
 }
 
@@ -76,11 +79,11 @@ export function useBusinessProfile() {
   });
 }
 
-/** Fetched only once a profile exists (SPEC §4). */
-export function useBusinessDashboard(enabled: boolean) {
+/** Fetched only once a profile exists (SPEC §4); live figures unless test mode is being viewed. */
+export function useBusinessDashboard(enabled: boolean, mode: ApiMode = 'live') {
   return useQuery({
-    queryKey: businessQueryKeys.dashboard,
-    queryFn: ({ signal }) => apiGet<BusinessDashboard>('/api/business/dashboard', { signal }),
+    queryKey: businessQueryKeys.dashboardOf(mode),
+    queryFn: ({ signal }) => apiGet<BusinessDashboard>(`/api/business/dashboard?mode=${mode}`, { signal }),
     enabled,
     refetchInterval: 60_000,
   });
@@ -95,8 +98,8 @@ export function useLedger(enabled: boolean) {
 }
 
 function profileOnly(created: CreatedBusiness): BusinessProfile {
-  // Keep the full key out of the query cache: it lives only in the page that shows it once.
-  const { apiKey: _apiKey, ...profile } = created;
+  // Keep the full keys out of the query cache: they live only in the page that shows them once.
+  const { apiKey: _apiKey, testApiKey: _testApiKey, ...profile } = created;
   return profile;
 }
 
@@ -116,13 +119,19 @@ export function useCreateBusiness() {
   });
 }
 
+/** Replaces one mode's key; the other keeps working. */
 export function useRegenerateApiKey() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: () => apiSend<RegeneratedKey>('POST', '/api/business/api-key/regenerate'),
-    onSuccess: ({ prefix }) => {
+    mutationFn: (mode: ApiMode) => apiSend<RegeneratedKey>('POST', `/api/business/api-key/regenerate?mode=${mode}`),
+    onSuccess: ({ prefix, mode }) => {
+      const now = new Date().toISOString();
       client.setQueryData<BusinessProfile>(businessQueryKeys.profile, (old) =>
-        old ? { ...old, apiKeyPrefix: prefix, apiKeyCreatedAt: new Date().toISOString(), apiKeyLastUsedAt: null } : old,
+        !old
+          ? old
+          : mode === 'test'
+            ? { ...old, testApiKeyPrefix: prefix, testApiKeyCreatedAt: now, testApiKeyLastUsedAt: null }
+            : { ...old, apiKeyPrefix: prefix, apiKeyCreatedAt: now, apiKeyLastUsedAt: null },
       );
       void client.invalidateQueries({ queryKey: businessQueryKeys.profile });
     },

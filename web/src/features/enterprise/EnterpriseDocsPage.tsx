@@ -156,6 +156,7 @@ function Reference({ doc }: { doc: OpenApiDocument }) {
   const toc = [
     { id: 'quick-start', label: 'Quick start' },
     { id: 'authentication', label: 'Authentication' },
+    { id: 'test-mode', label: 'Test mode' },
     ...operations.map((op) => ({ id: op.id, label: `${op.method} ${op.path}` })),
     { id: 'errors', label: 'Errors' },
     { id: 'rate-limits', label: 'Rate limits' },
@@ -205,7 +206,8 @@ function Reference({ doc }: { doc: OpenApiDocument }) {
           <p className="mt-4 text-muted-foreground">
             Send your key in the <InlineCode>Authorization</InlineCode> header as{' '}
             <InlineCode>{scheme?.scheme === 'bearer' ? 'Bearer' : scheme?.scheme} sk_live_…</InlineCode>
-. Keep it on your server: anyone holding it can spend your credit.
+. Keep it on your server: anyone holding it can spend your credit. While you build, use your free test key{' '}
+            <InlineCode>sk_test_…</InlineCode> instead (<a className="font-medium text-primary underline-offset-4 hover:underline" href="#test-mode">test mode</a>).
           </p>
           <dl className="mt-4 grid gap-3 text-sm sm:grid-cols-2">
             <div className="rounded-lg border p-3">
@@ -226,6 +228,41 @@ function Reference({ doc }: { doc: OpenApiDocument }) {
             </a>{' '}
             ({doc.info.title} {doc.info.version}, OpenAPI {doc.openapi}).
           </p>
+        </section>
+
+        <section id="test-mode" aria-labelledby="test-mode-title" className="scroll-mt-20">
+          <h2 id="test-mode-title" className="text-2xl font-semibold tracking-tight">Test mode</h2>
+          <p className="mt-4 text-muted-foreground">
+            Every business has two keys: a live key <InlineCode>sk_live_…</InlineCode> and a test key <InlineCode>sk_test_…</InlineCode>,
+            both shown once when the account is created (and each again when you regenerate it, on its own, from the dashboard's
+            API configuration card). Build and run your CI against the test key; go live by changing that one string.
+          </p>
+          <ul className="mt-4 list-disc space-y-2 pl-5 text-muted-foreground">
+            <li>
+              <strong className="text-foreground">Free.</strong> Test calls do everything live calls do — enrol, verify (with a user or
+              stateless), replay protection, the 5-failure throttle, <InlineCode>Idempotency-Key</InlineCode>, lookups, webhooks — but
+              cost <InlineCode>0.00</InlineCode> and need no balance. Your balance is never touched.
+            </li>
+            <li>
+              <strong className="text-foreground">Kept apart.</strong> Users enrolled, checks made, idempotent answers and webhook
+              deliveries of one mode are invisible to the other: a test key gets <InlineCode>404</InlineCode> for a live user and the
+              reverse, and the same <InlineCode>user_id</InlineCode> can be enrolled in both, independently.
+            </li>
+            <li>
+              <strong className="text-foreground"><InlineCode>livemode</InlineCode>.</strong> Every answer that describes a verification,
+              a user or your account, and every webhook payload, carries <InlineCode>livemode: false</InlineCode> in test mode
+              (<InlineCode>true</InlineCode> in live).
+            </li>
+            <li>
+              <strong className="text-foreground">Webhooks.</strong> Test events go only to endpoints added with the dashboard's Test
+              switch on; live events only to live endpoints.
+            </li>
+            <li>
+              <strong className="text-foreground">Its own rate limit.</strong> The test key has its own budget, 100 requests a minute,
+              separate from the live key's (see <InlineCode>rate_limit</InlineCode> in <InlineCode>GET /profile</InlineCode> and the{' '}
+              <InlineCode>RateLimit-*</InlineCode> headers).
+            </li>
+          </ul>
         </section>
 
         <section id="endpoints" aria-labelledby="endpoints-title" className="scroll-mt-20">

@@ -17,6 +17,7 @@ const HOOK: Webhook = {
   disabledAt: null,
   createdAt: '2026-11-20T10:00:00.000Z',
   lastTriggered: null,
+  livemode: true,
 };
 
 function log(partial: Partial<WebhookLogEntry>): WebhookLogEntry {
@@ -54,8 +55,9 @@ function fakeServer(state: { hooks: Webhook[]; logs: WebhookLogEntry[] }, on: (c
     calls.push(call);
     const answer = on(call);
     if (answer) return answer;
-    if (method === 'GET' && url === '/api/webhooks') return jsonResponse(200, state.hooks);
-    if (method === 'GET' && url === '/api/webhooks/logs') return jsonResponse(200, state.logs);
+    // The section reads one mode's endpoints and log (live unless told).
+    if (method === 'GET' && url === '/api/webhooks?mode=live') return jsonResponse(200, state.hooks);
+    if (method === 'GET' && url === '/api/webhooks/logs?mode=live') return jsonResponse(200, state.logs);
     return jsonResponse(404, { error: { code: 'not_found', message: `No route for ${method} ${url}`, request_id: 'req_t' } });
   });
   vi.stubGlobal('fetch', fetchMock);
@@ -148,7 +150,7 @@ describe('WebhooksSection', () => {
     const { calls } = fakeServer({ hooks: [HOOK], logs: [] });
     const view = renderSection();
     await screen.findByText('No deliveries yet');
-    const logCalls = () => calls.filter((c) => c.url === '/api/webhooks/logs').length;
+    const logCalls = () => calls.filter((c) => c.url === '/api/webhooks/logs?mode=live').length;
     expect(logCalls()).toBe(1);
     await act(() => vi.advanceTimersByTimeAsync(LOG_REFETCH_MS + 50));
     await waitFor(() => expect(logCalls()).toBe(2));
@@ -211,7 +213,7 @@ describe('WebhooksSection', () => {
       await expectToast('Webhook created');
       const post = calls.find((c) => c.method === 'POST')!;
       // Trimmed, in the catalogue's order, and no secret sent when left empty (the server makes one).
-      expect(post.body).toEqual({ url: 'https://example.com/hooks', events: ['verification.success', 'credit.low'] });
+      expect(post.body).toEqual({ url: 'https://example.com/hooks', events: ['verification.success', 'credit.low'], livemode: true });
 
       dialog = await screen.findByRole('dialog', { name: 'Webhook created' });
       expect(within(dialog).getByText(secret)).toBeInTheDocument();
@@ -248,7 +250,7 @@ describe('WebhooksSection', () => {
       await user.type(within(dialog).getByLabelText(/Signing secret/), mine);
       await user.click(within(dialog).getByRole('button', { name: 'Create webhook' }));
       await screen.findByRole('dialog', { name: 'Webhook created' });
-      expect(calls.find((c) => c.method === 'POST')!.body).toEqual({ url: 'https://example.com/hooks', events: ['credit.depleted'], secret: mine });
+      expect(calls.find((c) => c.method === 'POST')!.body).toEqual({ url: 'https://example.com/hooks', events: ['credit.depleted'], secret: mine, livemode: true });
     });
 
     it("shows the server's message in an Error toast and keeps the form", async () => {

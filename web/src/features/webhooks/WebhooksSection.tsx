@@ -3,6 +3,7 @@ import { Plus, RotateCw, TriangleAlert } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
+import type { ApiMode } from '@common/contract/business';
 import { MAX_WEBHOOKS, useWebhookLogs, useWebhooks } from './api';
 import { CreateWebhookDialog } from './components/CreateWebhookDialog';
 import { DeliveryLog } from './components/DeliveryLog';
@@ -12,9 +13,10 @@ import { WebhookList } from './components/WebhookList';
  * Webhook management for the business dashboard (SPEC §2): the endpoints with their events and
  * switches, "Add webhook", and the delivery log, refreshed every 5 s while this is on screen.
  */
-export function WebhooksSection() {
-  const webhooks = useWebhooks();
-  const logs = useWebhookLogs();
+export function WebhooksSection({ mode = 'live' }: { mode?: ApiMode }) {
+  const webhooks = useWebhooks(mode);
+  const logs = useWebhookLogs(mode);
+  const test = mode === 'test';
   const [creating, setCreating] = useState(false);
   const full = (webhooks.data?.length ?? 0) >= MAX_WEBHOOKS;
 
@@ -23,10 +25,16 @@ export function WebhooksSection() {
       <Card className="min-w-0">
         <CardHeader className="flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
           <div className="space-y-1.5">
-            <CardTitle id="webhooks-title">Webhooks</CardTitle>
+            <CardTitle id="webhooks-title">{test ? 'Test webhooks' : 'Webhooks'}</CardTitle>
             <CardDescription>
-              Signed (Standard Webhooks) POSTs for verification.success, verification.failed, credit.low and
-              credit.depleted.
+              {test ? (
+                <>Endpoints that receive only the events of your test key (<code className="font-mono">livemode: false</code>).</>
+              ) : (
+                <>
+                  Signed (Standard Webhooks) POSTs for verification.success, verification.failed, credit.low and
+                  credit.depleted.
+                </>
+              )}
             </CardDescription>
           </div>
           <Button
@@ -37,7 +45,7 @@ export function WebhooksSection() {
             className="self-start"
           >
             <Plus aria-hidden="true" />
-            Add webhook
+            {test ? 'Add test webhook' : 'Add webhook'}
           </Button>
         </CardHeader>
         <CardContent>
@@ -51,12 +59,15 @@ export function WebhooksSection() {
           ) : (
             <WebhookList webhooks={webhooks.data} />
           )}
+          {test && webhooks.data?.length === 0 && (
+            <p className="mt-3 text-sm text-muted-foreground">Test endpoints are separate from live ones: add one here to receive test events.</p>
+          )}
         </CardContent>
       </Card>
 
       <Card className="min-w-0">
         <CardHeader>
-          <CardTitle>Delivery log</CardTitle>
+          <CardTitle>{test ? 'Test delivery log' : 'Delivery log'}</CardTitle>
           <CardDescription>Every attempt, newest first. Refreshes every few seconds.</CardDescription>
         </CardHeader>
         <CardContent>
@@ -74,7 +85,7 @@ export function WebhooksSection() {
         </CardContent>
       </Card>
 
-      <CreateWebhookDialog open={creating} onOpenChange={setCreating} />
+      <CreateWebhookDialog open={creating} onOpenChange={setCreating} mode={mode} />
     </section>
   );
 }

@@ -5,6 +5,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiGet, apiSend } from '@/lib/api';
 import type { CreatedWebhook, CreateWebhookInput, ResendResponse, TestEventQueued, Webhook, WebhookLogEntry } from '@common/contract/webhooks';
+import type { ApiMode } from '@common/contract/business';
 
 /** The events a webhook can subscribe to (SPEC §9), with what each one means. */
 export const WEBHOOK_EVENTS = [
@@ -18,9 +19,12 @@ export type WebhookEventId = (typeof WEBHOOK_EVENTS)[number]['id'];
 
 export type { CreatedWebhook, CreateWebhookInput, ResendResponse, TestEventQueued, Webhook, WebhookLogEntry } from '@common/contract/webhooks';
 
+/** Each mode's endpoints and log are their own query; the first element alone matches both modes. */
 export const webhookQueryKeys = {
   list: ['/api/webhooks'] as const,
   logs: ['/api/webhooks/logs'] as const,
+  listOf: (mode: ApiMode) => ['/api/webhooks', mode] as const,
+  logsOf: (mode: ApiMode) => ['/api/webhooks/logs', mode] as const,
 };
 
 /** The server allows this many per business (server/src/features/webhooks/service.ts). */
@@ -31,18 +35,19 @@ export const LOG_REFETCH_MS = 5_000;
 /** The list refreshes too: "last triggered" and 410-disabled endpoints change on the server. */
 export const LIST_REFETCH_MS = 10_000;
 
-export function useWebhooks() {
+/** One mode's endpoints: live ones hear the live key's events, test ones the test key's. */
+export function useWebhooks(mode: ApiMode = 'live') {
   return useQuery({
-    queryKey: webhookQueryKeys.list,
-    queryFn: () => apiGet<Webhook[]>('/api/webhooks'),
+    queryKey: webhookQueryKeys.listOf(mode),
+    queryFn: () => apiGet<Webhook[]>(`/api/webhooks?mode=${mode}`),
     refetchInterval: LIST_REFETCH_MS,
   });
 }
 
-export function useWebhookLogs() {
+export function useWebhookLogs(mode: ApiMode = 'live') {
   return useQuery({
-    queryKey: webhookQueryKeys.logs,
-    queryFn: () => apiGet<WebhookLogEntry[]>('/api/webhooks/logs'),
+    queryKey: webhookQueryKeys.logsOf(mode),
+    queryFn: () => apiGet<WebhookLogEntry[]>(`/api/webhooks/logs?mode=${mode}`),
     refetchInterval: LOG_REFETCH_MS,
   });
 }

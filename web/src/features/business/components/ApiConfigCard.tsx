@@ -3,10 +3,11 @@ import { BookOpen, Gauge, KeyRound, Link2 } from 'lucide-react';
 import { API_KEY_PLACEHOLDER, renderSample } from '@common/samples';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import type { BusinessProfile } from '../api';
+import type { ApiMode, BusinessProfile } from '../api';
 import { count, formatDate, timeAgo } from '../format';
 import { useCopy } from '@/lib/use-copy';
 import { CopyButton } from './CopyButton';
+import { ModeSwitch } from './ModeSwitch';
 
 export const OPENAPI_URL = '/api/v1/openapi.json';
 
@@ -32,24 +33,52 @@ function Row({ icon: Icon, label, children }: { icon: typeof KeyRound; label: st
   );
 }
 
-export function ApiConfigCard({ profile, onRegenerate }: { profile: BusinessProfile; onRegenerate: () => void }) {
+/** One mode's key as the profile describes it (prefix and dates only; the key itself is never kept). */
+export function keyOf(profile: BusinessProfile, mode: ApiMode) {
+  return mode === 'test'
+    ? { prefix: profile.testApiKeyPrefix, createdAt: profile.testApiKeyCreatedAt, lastUsedAt: profile.testApiKeyLastUsedAt, perMinute: profile.testRateLimitPerMinute }
+    : { prefix: profile.apiKeyPrefix, createdAt: profile.apiKeyCreatedAt, lastUsedAt: profile.apiKeyLastUsedAt, perMinute: profile.rateLimitPerMinute };
+}
+
+interface ApiConfigCardProps {
+  profile: BusinessProfile;
+  mode: ApiMode;
+  onModeChange: (mode: ApiMode) => void;
+  onRegenerate: (mode: ApiMode) => void;
+}
+
+export function ApiConfigCard({ profile, mode, onModeChange, onRegenerate }: ApiConfigCardProps) {
   const { copied, copy } = useCopy();
   const baseUrl = apiBaseUrl();
-  const prefix = profile.apiKeyPrefix;
+  const key = keyOf(profile, mode);
+  const prefix = key.prefix;
+  const test = mode === 'test';
 
   return (
     <Card className="flex flex-col">
-      <CardHeader>
-        <CardTitle>API configuration</CardTitle>
-        <CardDescription>Send the key as a Bearer token from your server — never from a browser or app.</CardDescription>
+      <CardHeader className="gap-3">
+        <div className="flex flex-wrap items-center justify-between gap-2">
+          <CardTitle>API configuration</CardTitle>
+          <ModeSwitch mode={mode} onChange={onModeChange} label="API key mode" />
+        </div>
+        <CardDescription>
+          {test ? (
+            <>
+              The test key does everything the live key does — for free, on test data only. Move to live by changing this
+              one string.
+            </>
+          ) : (
+            <>Send the key as a Bearer token from your server — never from a browser or app.</>
+          )}
+        </CardDescription>
       </CardHeader>
       <CardContent className="flex-1">
         <dl className="space-y-5">
-          <Row icon={KeyRound} label="API key">
+          <Row icon={KeyRound} label={test ? 'Test API key' : 'Live API key'}>
             {prefix ? (
               <>
                 <div className="flex items-center gap-2">
-                  <code className="min-w-0 flex-1 truncate rounded-md border bg-muted/50 px-3 py-1.5 font-mono text-sm" data-testid="api-key-prefix">
+                  <code className="min-w-0 flex-1 truncate rounded-md border bg-muted/50 px-3 py-1.5 font-mono text-sm" data-testid={test ? 'test-api-key-prefix' : 'api-key-prefix'}>
                     {maskedKey(prefix)}
                   </code>
                   <CopyButton
@@ -63,16 +92,21 @@ export function ApiConfigCard({ profile, onRegenerate }: { profile: BusinessProf
                     }
                   />
                 </div>
-                <p className="text-xs text-muted-foreground">
-                  {profile.apiKeyCreatedAt && <>Created {formatDate(profile.apiKeyCreatedAt)} · </>}
-                  {profile.apiKeyLastUsedAt ? <>Last used {timeAgo(profile.apiKeyLastUsedAt)}</> : 'Not used yet'}
-                </p>
+                <div className="flex flex-wrap items-center justify-between gap-x-3 gap-y-1">
+                  <p className="text-xs text-muted-foreground">
+                    {key.createdAt && <>Created {formatDate(key.createdAt)} · </>}
+                    {key.lastUsedAt ? <>Last used {timeAgo(key.lastUsedAt)}</> : 'Not used yet'}
+                  </p>
+                  <Button type="button" size="sm" variant="link" className="h-auto px-0" onClick={() => onRegenerate(mode)}>
+                    {test ? 'Regenerate test key' : 'Regenerate live key'}
+                  </Button>
+                </div>
               </>
             ) : (
               <div className="flex flex-wrap items-center gap-2 text-sm">
-                <span>No active key.</span>
-                <Button type="button" size="sm" variant="outline" onClick={onRegenerate}>
-                  Create a key
+                <span>{test ? 'No test key yet.' : 'No active key.'}</span>
+                <Button type="button" size="sm" variant="outline" onClick={() => onRegenerate(mode)}>
+                  {test ? 'Create a test key' : 'Create a key'}
                 </Button>
               </div>
             )}
@@ -91,8 +125,8 @@ export function ApiConfigCard({ profile, onRegenerate }: { profile: BusinessProf
           </Row>
           <Row icon={Gauge} label="Rate limit">
             <p className="text-sm">
-              <span className="font-semibold tabular-nums">{count(profile.rateLimitPerMinute)} requests/minute</span>
-              <span className="text-muted-foreground"> per API key</span>
+              <span className="font-semibold tabular-nums">{count(key.perMinute)} requests/minute</span>
+              <span className="text-muted-foreground">{test ? ' for the test key, apart from the live key' : ' per API key'}</span>
             </p>
           </Row>
         </dl>
@@ -100,7 +134,8 @@ export function ApiConfigCard({ profile, onRegenerate }: { profile: BusinessProf
           <summary className="cursor-pointer rounded-md px-3 py-2 font-medium focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none">
             Quick start: verify a code
           </summary>
-          <pre className="overflow-x-auto border-t px-3 py-2 font-mono text-xs leading-relaxed">
+          {/* Scrolls sideways on a phone: focusable so a keyboard can scroll it too. */}
+          <pre tabIndex={0} aria-label="Quick start sample" className="overflow-x-auto border-t px-3 py-2 font-mono text-xs leading-relaxed focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none">
             {/* The site's one verify sample (common/samples, executed by its test), with the key prefix. */}
             {renderSample('verify', 'curl', { baseUrl, apiKey: prefix ? maskedKey(prefix) : API_KEY_PLACEHOLDER })}
           </pre>

@@ -4,7 +4,7 @@ import { FormDialog, FormDialogBody } from '@/components/FormDialog';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
-import { usageCsvUrl } from '../api';
+import { usageCsvUrl, type ApiMode } from '../api';
 import { last30Days } from '../format';
 
 const DAY_MS = 86_400_000;
@@ -21,15 +21,15 @@ export function rangeProblem(from: string, to: string): string | null {
   return null;
 }
 
-export function ExportUsageDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
+export function ExportUsageDialog({ open, onOpenChange, mode = 'live' }: { open: boolean; onOpenChange: (open: boolean) => void; mode?: ApiMode }) {
   return (
     <FormDialog open={open} onOpenChange={onOpenChange}>
-      <ExportForm onDone={() => onOpenChange(false)} />
+      <ExportForm onDone={() => onOpenChange(false)} mode={mode} />
     </FormDialog>
   );
 }
 
-function ExportForm({ onDone }: { onDone: () => void }) {
+function ExportForm({ onDone, mode }: { onDone: () => void; mode: ApiMode }) {
   const fromId = useId();
   const toId = useId();
   const problemId = useId();
@@ -38,11 +38,12 @@ function ExportForm({ onDone }: { onDone: () => void }) {
 
   return (
     <FormDialogBody
-      title="Export Usage"
+      title={mode === 'test' ? 'Export Test Usage' : 'Export Usage'}
       description={
         <>
           Download every verification in a date range as CSV: id, time, user, mode, method, purpose, status, cost and
           response time. Days are UTC and both ends are included.
+          {mode === 'test' && ' Test mode: only the checks made with your test key (cost 0.00).'}
         </>
       }
       actions={
@@ -54,7 +55,7 @@ function ExportForm({ onDone }: { onDone: () => void }) {
           </Button>
         ) : (
           <Button asChild>
-            <a href={usageCsvUrl(range.from, range.to)} download onClick={() => setTimeout(onDone, 100)}>
+            <a href={usageCsvUrl(range.from, range.to, mode)} download onClick={() => setTimeout(onDone, 100)}>
               <Download aria-hidden="true" />
               Download CSV
             </a>

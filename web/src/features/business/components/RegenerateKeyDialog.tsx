@@ -2,27 +2,30 @@ import { useRef } from 'react';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { toast } from '@/components/ui/use-toast';
 import { errorMessage } from '@/lib/api';
-import { useRegenerateApiKey } from '../api';
+import { useRegenerateApiKey, type ApiMode } from '../api';
 import { maskedKey } from './ApiConfigCard';
 
 interface RegenerateKeyDialogProps {
   open: boolean;
   onOpenChange: (open: boolean) => void;
+  /** which key: the other mode's keeps working */
+  mode: ApiMode;
   currentPrefix: string | null;
-  onRegenerated: (apiKey: string) => void;
+  onRegenerated: (apiKey: string, mode: ApiMode) => void;
 }
 
-export function RegenerateKeyDialog({ open, onOpenChange, currentPrefix, onRegenerated }: RegenerateKeyDialogProps) {
+export function RegenerateKeyDialog({ open, onOpenChange, mode, currentPrefix, onRegenerated }: RegenerateKeyDialogProps) {
+  const test = mode === 'test';
   const regenerate = useRegenerateApiKey();
   const succeeded = useRef(false);
 
   function confirm() {
-    regenerate.mutate(undefined, {
+    regenerate.mutate(mode, {
       onSuccess: ({ apiKey }) => {
         succeeded.current = true;
         onOpenChange(false);
-        onRegenerated(apiKey);
-        toast({ title: 'API Key Regenerated', description: 'Copy the new key now — it will not be shown again.' });
+        onRegenerated(apiKey, mode);
+        toast({ title: test ? 'Test Key Regenerated' : 'API Key Regenerated', description: 'Copy the new key now — it will not be shown again.' });
       },
       onError: (error) => {
         toast({
@@ -38,16 +41,18 @@ export function RegenerateKeyDialog({ open, onOpenChange, currentPrefix, onRegen
     <ConfirmDialog
       open={open}
       onOpenChange={onOpenChange}
-      title="Regenerate API key?"
-      description="A new key is created and shown to you once."
+title={test ? 'Regenerate test key?' : 'Regenerate API key?'}
+      description={test ? 'A new test key is created and shown to you once. Your live key is not affected.' : 'A new key is created and shown to you once. Your test key is not affected.'}
       warning={
-        <>
-          Your current key{currentPrefix && <> (<code className="font-mono">{maskedKey(currentPrefix)}</code>)</>} stops working{' '}
-          <strong>immediately</strong>. Every server still using it gets <code className="font-mono">401</code> errors until you
-          deploy the new key.
-        </>
+        currentPrefix ? (
+          <>
+            Your current {test ? 'test ' : ''}key (<code className="font-mono">{maskedKey(currentPrefix)}</code>) stops working{' '}
+            <strong>immediately</strong>. Every server still using it gets <code className="font-mono">401</code> errors until you
+            deploy the new key.
+          </>
+        ) : undefined
       }
-      confirmLabel="Regenerate key"
+      confirmLabel={test ? (currentPrefix ? 'Regenerate test key' : 'Create test key') : 'Regenerate key'}
       pendingLabel="Regenerating…"
       pending={regenerate.isPending}
       onConfirm={confirm}

@@ -16,7 +16,7 @@ const POINTS = [
 ];
 
 /** No business yet (the profile answered 404): ask for the company name. */
-export function SetupForm({ onCreated }: { onCreated: (apiKey: string) => void }) {
+export function SetupForm({ onCreated }: { onCreated: (apiKey: string, testApiKey: string) => void }) {
   const inputId = useId();
   const hintId = useId();
   const [companyName, setCompanyName] = useState('');
@@ -31,10 +31,10 @@ export function SetupForm({ onCreated }: { onCreated: (apiKey: string) => void }
     }
     create.mutate(name, {
       onSuccess: (created) => {
-        onCreated(created.apiKey);
+        onCreated(created.apiKey, created.testApiKey);
         toast({
           title: 'Business Account Created',
-          description: 'Copy your API key now — it will not be shown again.',
+          description: 'Copy your API keys now — they will not be shown again.',
         });
       },
       onError: () => {

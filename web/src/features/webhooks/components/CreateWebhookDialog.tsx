@@ -16,17 +16,20 @@ import { toast } from '@/components/ui/use-toast';
 import { WEBHOOK_EVENTS, useCreateWebhook, type CreatedWebhook } from '../api';
 import { VALIDATION_MESSAGE, VALIDATION_TITLE, toastWebhookError } from '../toasts';
 import { SecretReveal } from './SecretReveal';
+import type { ApiMode } from '@common/contract/business';
 
 interface CreateWebhookDialogProps {
   open: boolean;
   onOpenChange: (open: boolean) => void;
+  /** test: the endpoint receives only the test key's events */
+  mode?: ApiMode;
 }
 
 /**
  * Add an endpoint: URL, at least one event, an optional secret (generated when empty). On
  * success the dialog turns into the one-time view of the signing secret.
  */
-export function CreateWebhookDialog({ open, onOpenChange }: CreateWebhookDialogProps) {
+export function CreateWebhookDialog({ open, onOpenChange, mode = 'live' }: CreateWebhookDialogProps) {
   const [created, setCreated] = useState<CreatedWebhook | null>(null);
 
   function change(next: boolean) {
@@ -54,14 +57,14 @@ export function CreateWebhookDialog({ open, onOpenChange }: CreateWebhookDialogP
             </DialogFooter>
           </>
         ) : (
-          <CreateForm onCreated={setCreated} onCancel={() => change(false)} />
+          <CreateForm onCreated={setCreated} onCancel={() => change(false)} mode={mode} />
         )}
       </DialogContent>
     </Dialog>
   );
 }
 
-function CreateForm({ onCreated, onCancel }: { onCreated: (w: CreatedWebhook) => void; onCancel: () => void }) {
+function CreateForm({ onCreated, onCancel, mode }: { onCreated: (w: CreatedWebhook) => void; onCancel: () => void; mode: ApiMode }) {
   const ids = useId();
   const [url, setUrl] = useState('');
   const [events, setEvents] = useState<string[]>([]);
@@ -81,7 +84,7 @@ function CreateForm({ onCreated, onCancel }: { onCreated: (w: CreatedWebhook) =>
     }
     const ordered = WEBHOOK_EVENTS.map((x) => x.id).filter((id) => events.includes(id));
     create.mutate(
-      { url: url.trim(), events: ordered, ...(secret.trim() ? { secret: secret.trim() } : {}) },
+      { url: url.trim(), events: ordered, livemode: mode === 'live', ...(secret.trim() ? { secret: secret.trim() } : {}) },
       {
         onSuccess: (webhook) => {
           toast({ title: 'Webhook created', description: 'Copy the signing secret now — it is shown only once.' });
@@ -95,7 +98,7 @@ function CreateForm({ onCreated, onCancel }: { onCreated: (w: CreatedWebhook) =>
   return (
     <form onSubmit={submit} noValidate className="grid gap-5">
       <DialogHeader>
-        <DialogTitle>Add a webhook</DialogTitle>
+        <DialogTitle>{mode === 'test' ? 'Add a test webhook' : 'Add a webhook'}</DialogTitle>
         <DialogDescription>
           Sixdigit POSTs a signed JSON event to your URL. Answer with a 2xx within 10 seconds; failed deliveries are
           retried after 1 s, 5 s and 30 s.
