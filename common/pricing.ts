@@ -186,6 +186,28 @@ const developerPaise = rupeesToPaise(1_000);
 const businessPaise = rupeesToPaise(5_000);
 const largestPack = TOP_UP_PACKS[TOP_UP_PACKS.length - 1]!;
 
+/** What auto-refill does on an installation (GET /api/payments/methods → autoRefill.mode). */
+export type AutoRefillModeName = 'razorpay' | 'bank' | 'unavailable';
+
+/**
+ * The landing's auto-refill promise, exactly as this installation keeps it. `null` is "not known
+ * yet" (the server-rendered page, before the browser has asked): true of both modes.
+ */
+export function autoRefillPlanFeature(mode: AutoRefillModeName | null): string | null {
+  if (mode === 'razorpay') return 'Auto-refill: your saved card or UPI mandate is charged when the balance runs low';
+  if (mode === 'bank') return 'Auto-refill: a bank/UPI top-up request with its UPI QR when the balance runs low';
+  if (mode === 'unavailable') return null;
+  return AUTO_REFILL_PLAN_FEATURE;
+}
+export const AUTO_REFILL_PLAN_FEATURE = 'Auto-refill when the balance runs low: a card/UPI mandate charge or a bank/UPI request';
+
+export function autoRefillFeatureText(mode: AutoRefillModeName | null): string {
+  if (mode === 'razorpay') return 'Turn on auto-refill and your saved card or UPI mandate is charged once for your chosen pack when a verification takes the balance below your threshold.';
+  if (mode === 'bank') return 'Turn on auto-refill and, when a verification takes the balance below your threshold, you get a bank/UPI top-up request for your chosen pack (reference and UPI QR) to pay. Nothing is charged automatically.';
+  if (mode === 'unavailable') return 'A low-balance alert comes before your balance can run out mid-login.';
+  return 'Turn on auto-refill and a verification that takes the balance below your threshold starts one top-up of your chosen pack: a charge to your saved card or UPI mandate where card payments are enabled, otherwise a bank/UPI request to pay.';
+}
+
 export const LANDING_PLANS: readonly LandingPlan[] = Object.freeze([
   {
     id: 'developer',
@@ -211,7 +233,7 @@ export const LANDING_PLANS: readonly LandingPlan[] = Object.freeze([
     featured: true,
     features: [
       'Everything in Developer',
-      'Auto-refill before your balance runs low',
+      AUTO_REFILL_PLAN_FEATURE,
       'Low-balance alerts by webhook',
       'Usage export (CSV)',
     ],

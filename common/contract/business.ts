@@ -3,6 +3,50 @@ import { z } from 'zod';
 import { GSTIN_MESSAGES, gstinProblem, isGstStateCode, normaliseGstin } from '../gst';
 import { isoDate, isoDateTime, rupees, storableText } from './shared';
 
+/**
+ * What auto-refill does on this installation: `razorpay` charges a saved card/UPI mandate,
+ * `bank` issues a bank/UPI top-up request (reference + UPI QR) to pay, `unavailable` neither
+ * (a production server without Razorpay and with the demo payee).
+ */
+export const AUTO_REFILL_MODES = ['razorpay', 'bank', 'unavailable'] as const;
+export const AutoRefillMode = z.enum(AUTO_REFILL_MODES);
+export type AutoRefillMode = z.infer<typeof AutoRefillMode>;
+
+/** The saved Razorpay recurring token (customer + token), never the token itself. */
+export const AutoRefillMandate = z.object({
+  method: z.enum(['card', 'upi']),
+  /** pending: the authorising payment is not confirmed yet; revoked: the bank or owner cancelled it */
+  status: z.enum(['pending', 'active', 'revoked']),
+  /** e.g. "Visa •••• 1111" or the UPI id, as Razorpay describes it */
+  label: z.string().nullable(),
+  maxAmount: rupees,
+});
+
+/** The bank/UPI top-up request an open refill waits on: what to pay and how. */
+export const AutoRefillRequest = z.object({
+  paymentReference: z.string(),
+  verificationCode: z.string(),
+  amount: rupees,
+  upiUri: z.string(),
+  qrCodeImageUrl: z.string(),
+  upiId: z.string(),
+  merchantName: z.string(),
+  expiresAt: isoDateTime,
+});
+
+/** The latest refill a crossing started (in flight or finished). */
+export const AutoRefillRun = z.object({
+  id: z.string(),
+  /** due | charging | open | credited | failed | expired */
+  status: z.string(),
+  packId: z.string(),
+  amount: rupees,
+  failureReason: z.string().nullable(),
+  createdAt: isoDateTime,
+  updatedAt: isoDateTime,
+  request: AutoRefillRequest.nullable(),
+});
+
 /** Which data a dashboard view reads, and which key a regeneration replaces: live unless asked. */
 export const API_MODES = ['live', 'test'] as const;
 export type ApiMode = (typeof API_MODES)[number];
@@ -13,6 +57,12 @@ export const AutoRefillSettings = z.object({
   enabled: z.boolean(),
   thresholdPaise: z.number().int().nullable(),
   packId: z.string().nullable(),
+  mode: AutoRefillMode,
+  /** why the server switched auto-refill off (a failed charge), until the owner turns it on again */
+  offReason: z.string().nullable(),
+  offAt: isoDateTime.nullable(),
+  mandate: AutoRefillMandate.nullable(),
+  lastRefill: AutoRefillRun.nullable(),
 });
 export type AutoRefillSettings = z.infer<typeof AutoRefillSettings>;
 
@@ -90,6 +140,32 @@ export const AutoRefillBody = z.object({
   packId: z.string().max(40),
 });
 export type AutoRefillBody = z.infer<typeof AutoRefillBody>;
+
+/** Start saving a card or UPI mandate: the first payment (the chosen pack) authorises the token. */
+export const MandateBody = AutoRefillBody.omit({ enabled: true }).extend({ method: z.enum(['card', 'upi']) });
+export type MandateBody = z.infer<typeof MandateBody>;
+
+/** What Razorpay's checkout needs for the authorising payment (`recurring: "1"`). */
+export const MandateOrder = z.object({
+  orderId: z.string(),
+  customerId: z.string(),
+  /** paise, as Razorpay's checkout expects it */
+  amount: z.number().int(),
+  currency: z.literal('INR'),
+  keyId: z.string(),
+  method: z.enum(['card', 'upi']),
+  packId: z.string(),
+  description: z.string(),
+});
+export type MandateOrder = z.infer<typeof MandateOrder>;
+
+/** Razorpay checkout's signed result for the authorising payment. */
+export const MandateConfirmBody = z.object({
+  razorpay_order_id: z.string().regex(/^order_[A-Za-z0-9]{1,50}$/),
+  razorpay_payment_id: z.string().regex(/^pay_[A-Za-z0-9]{1,50}$/),
+  razorpay_signature: z.string().regex(/^[a-f0-9]{64}$/i),
+});
+export type MandateConfirmBody = z.infer<typeof MandateConfirmBody>;
 
 export const LedgerEntry = z.object({
   id: z.string(),

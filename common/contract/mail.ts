@@ -6,7 +6,7 @@ import { z } from 'zod';
  * List-Unsubscribe); the others are part of using the account and always sent.
  */
 export const MAIL_CATEGORIES = {
-  payments: { optional: true, label: 'Payments', description: 'Top-ups submitted, approved or rejected, and card payments credited.' },
+  payments: { optional: true, label: 'Payments', description: 'Top-ups submitted, approved or rejected, card payments credited, and auto-refill charges, failures and top-up requests.' },
   balance: { optional: true, label: 'Balance alerts', description: 'When the balance falls under the low-balance threshold (at most once a day) or runs out.' },
   webhooks: { optional: true, label: 'Webhook problems', description: 'When an endpoint is switched off after a day of failed deliveries.' },
   contact: { optional: false, label: 'Your messages to us', description: 'The acknowledgement of a message you send us, and our answer.' },

@@ -138,6 +138,8 @@ export const PaymentMethodsResponse = z.object({
     referenceValidDays: z.number().int(),
   }),
   card: z.object({ available: z.boolean() }),
+  /** what auto-refill does here: charge a saved card/UPI mandate, send a bank/UPI request, or nothing */
+  autoRefill: z.object({ mode: z.enum(['razorpay', 'bank', 'unavailable']) }),
   review: z.object({
     minHours: z.number().int(),
     maxHours: z.number().int(),

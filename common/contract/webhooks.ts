@@ -1,13 +1,13 @@
 /** Webhook management for the business dashboard (/api/webhooks*, session cookie). */
 import { z } from 'zod';
 import { API_MODES } from './business';
-import { isoDateTime } from './shared';
+import { isoDateTime, storableText } from './shared';
 
 export const Webhook = z.object({
   id: z.string(),
   url: z.string(),
   events: z.array(z.string()),
-  /** the owner's note on what the endpoint is for; set through the public API */
+  /** the owner's note on what the endpoint is for; set in the dashboard or through the public API */
   description: z.string().nullable(),
   isActive: z.boolean(),
   /** why the server switched it off (e.g. the endpoint answered 410 Gone), if it did */
@@ -26,6 +26,8 @@ export const CreateWebhookBody = z.object({
   url: z.string().max(2048).default(''),
   events: z.array(z.string().max(40)).max(10).default([]),
   secret: z.string().max(200).optional(),
+  /** the owner's note on what the endpoint is for (the API's `description`; blank clears) */
+  description: storableText().max(500).optional(),
   /** false makes a test endpoint (the dashboard's Test switch); live by default */
   livemode: z.boolean().default(true),
 });

@@ -33,6 +33,7 @@ import { installMetrics } from './features/metrics/routes';
 import { passkeyRoutes } from './features/passkeys/routes';
 import { paymentMethodsRoutes } from './features/payments/methods-routes';
 import { paymentRoutes, razorpayWebhookRoutes } from './features/payments/routes';
+import { autoRefillRoutes } from './features/autorefill/routes';
 import { createFiguresSource, type FiguresSource } from './features/site/figures';
 import { siteFiguresRoutes, siteRoutes } from './features/site/routes';
 import { loadPageRenderer } from './features/site/prerender';
@@ -233,6 +234,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   await app.register(receiptRoutes);
   await app.register(webhookRoutes);
   await app.register(paymentRoutes);
+  await app.register(autoRefillRoutes);
   await app.register(razorpayWebhookRoutes);
   await app.register(financialRoutes);
   await app.register(userTotpRoutes);

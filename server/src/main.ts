@@ -2,6 +2,7 @@ import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { createContext, migrateToLatest } from './context';
 import { startupEnrolmentNotice } from './features/admin/mfa-enrolment';
+import { AutoRefillWorker } from './features/autorefill/worker';
 import { createMailTransport } from './features/mail/transport';
 import { MailWorker } from './features/mail/worker';
 import { UpkeepJob } from './features/upkeep/job';
@@ -35,6 +36,9 @@ async function main(): Promise<void> {
   app.addHook('preClose', async () => mailWorker.stop());
   const upkeep = new UpkeepJob(ctx, { intervalMs: config.upkeep.intervalMs, logger: app.log });
   app.addHook('preClose', async () => upkeep.stop());
+  // Charges saved mandates / issues bank-UPI requests for the refills balance crossings record.
+  const refills = new AutoRefillWorker(ctx, { logger: app.log });
+  app.addHook('preClose', async () => refills.stop());
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -53,6 +57,7 @@ async function main(): Promise<void> {
   worker?.start();
   mailWorker.start();
   upkeep.start();
+  refills.start();
   const where = config.database.kind === 'sqlite' ? `SQLite at ${config.database.file}` : 'PostgreSQL';
   app.log.info(`Sixdigit is up on ${config.publicUrl} (${where}${config.oidc ? '' : ', local development sign-in'})`);
 }

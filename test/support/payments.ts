@@ -11,7 +11,7 @@ export const ORIGIN = 'http://localhost:5000';
 /** A cookie request as our own pages send it (with the Origin header browsers add to POSTs). */
 export function call(
   app: FastifyInstance,
-  method: 'GET' | 'POST',
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
   url: string,
   cookie: string | undefined,
   payload?: unknown,
@@ -20,7 +20,7 @@ export function call(
   return app.inject({
     method,
     url,
-    headers: { ...(cookie ? { cookie } : {}), ...(method === 'POST' ? { origin: ORIGIN, 'sec-fetch-site': 'same-origin' } : {}), ...headers },
+    headers: { ...(cookie ? { cookie } : {}), ...(method !== 'GET' ? { origin: ORIGIN, 'sec-fetch-site': 'same-origin' } : {}), ...headers },
     ...(payload === undefined ? {} : { payload: payload as object }),
   });
 }

@@ -60,6 +60,9 @@ export interface BusinessTable {
   auto_refill_enabled: Bool;
   auto_refill_threshold_paise: number | null;
   auto_refill_pack_id: string | null;
+  /** why the server switched auto-refill off (a failed charge); cleared when the owner turns it on */
+  auto_refill_off_reason: ColumnType<string | null, string | null | undefined, string | null>;
+  auto_refill_off_at: ColumnType<Date | string | null, Date | string | null | undefined, Date | string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
   /** set while an administrator has suspended the business's API access */
@@ -366,6 +369,41 @@ export interface RazorpayOrderTable {
   updated_at: Timestamp;
 }
 
+export type AutoRefillStatus = 'due' | 'charging' | 'open' | 'credited' | 'failed' | 'expired';
+
+export interface AutoRefillTable {
+  id: string;
+  business_id: string;
+  mode: 'razorpay' | 'bank' | null;
+  status: AutoRefillStatus;
+  pack_id: string;
+  amount_paise: number;
+  balance_at_crossing_paise: number;
+  threshold_paise: number;
+  order_id: string | null;
+  payment_id: string | null;
+  reference_id: string | null;
+  failure_reason: string | null;
+  attempts: ColumnType<number, number | undefined, number>;
+  next_attempt_at: Timestamp;
+  locked_until: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface AutoRefillMandateTable {
+  business_id: string;
+  customer_id: string;
+  token_id: string | null;
+  method: 'card' | 'upi';
+  status: 'pending' | 'active' | 'revoked';
+  auth_order_id: string;
+  max_amount_paise: number;
+  label: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface NotificationTable {
   id: string;
   business_id: string;
@@ -556,6 +594,8 @@ export interface Database {
   razorpay_order: RazorpayOrderTable;
   receipt: ReceiptTable;
   receipt_counter: ReceiptCounterTable;
+  auto_refill: AutoRefillTable;
+  auto_refill_mandate: AutoRefillMandateTable;
   notification: NotificationTable;
   admin_mfa: AdminMfaTable;
   admin_mfa_recovery_code: AdminMfaRecoveryCodeTable;

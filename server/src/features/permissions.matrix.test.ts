@@ -125,6 +125,10 @@ const MATRIX: Record<string, Row> = {
   'POST /api/business/notifications/:id/read': ownBusiness(404),
   'POST /api/business/create-order': session(501), // card checkout is off in tests: "Coming Soon" before any other check
   'POST /api/business/verify-payment': session(400), // {} is not a checkout result
+  // auto-refill's card/UPI mandate: Razorpay is off in tests (501); never while impersonating (a payment setting)
+  'POST /api/business/auto-refill/mandate': session(501, { admin_impersonating: 403 }),
+  'POST /api/business/auto-refill/mandate/confirm': session(400, { admin_impersonating: 403 }), // {} is not a checkout result
+  'DELETE /api/business/auto-refill/mandate': session(501, { admin_impersonating: 403 }),
   'POST /api/payments/razorpay/webhook': NO_RAZORPAY,
 
   // the financial desk
@@ -224,6 +228,7 @@ const VICTIM_USER = 'victim-user-1';
 const PAYLOADS: Record<string, object> = {
   'POST /api/business/payment-requests': { paymentReference: 'SDPAYMATRIX1', utr: 'UTRMATRIX1234', amount: 5000 },
   'POST /api/business/create-order': { amount: 5000 },
+  'POST /api/business/auto-refill/mandate': { method: 'card', packId: 'basic', thresholdRupees: 500 },
   // Another business's key asking about the victim's enrolled user: unknown to it, never charged.
   'POST /api/v1/verify': { user_id: VICTIM_USER, totp_code: '123456' },
   'POST /v1/verify': { user_id: VICTIM_USER, totp_code: '123456' },

@@ -18,7 +18,7 @@ export function makeProfile(overrides: Partial<BusinessProfile> = {}): BusinessP
     testApiKeyCreatedAt: '2025-03-01T10:00:00.000Z',
     testApiKeyLastUsedAt: null,
     testRateLimitPerMinute: 100,
-    autoRefill: { enabled: false, thresholdPaise: null, packId: null },
+    autoRefill: { enabled: false, thresholdPaise: null, packId: null, mode: 'bank', offReason: null, offAt: null, mandate: null, lastRefill: null },
     createdAt: '2025-03-01T10:00:00.000Z',
     ...overrides,
   };

@@ -20,6 +20,7 @@ import * as m20261125410000 from './20261125410000_webhook_endpoint_api';
 import * as m20261125420000 from './20261125420000_mail_outbox';
 import * as m20261125421000 from './20261125421000_test_mode';
 import * as m20261125430000 from './20261125430000_receipts';
+import * as m20261125440000 from './20261125440000_auto_refill';
 
 /** Every migration, by name; names sort in the order they run. Add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -44,4 +45,5 @@ export const migrations: Record<string, Migration> = {
   '20261125420000_mail_outbox': m20261125420000,
   '20261125421000_test_mode': m20261125421000,
   '20261125430000_receipts': m20261125430000,
+  '20261125440000_auto_refill': m20261125440000,
 };

@@ -391,8 +391,8 @@ describeEachDialect('business dashboard routes', (dialect) => {
     const biz = await createBusiness(t.app, 'Refill Co');
     const ok = await send('PUT', '/api/business/auto-refill', biz.cookie, { enabled: true, thresholdRupees: 500, packId: 'standard' });
     expect(ok.statusCode).toBe(200);
-    expect(ok.json().autoRefill).toEqual({ enabled: true, thresholdPaise: 50_000, packId: 'standard' });
-    expect((await get('/api/business/profile', biz.cookie)).json().autoRefill).toEqual({ enabled: true, thresholdPaise: 50_000, packId: 'standard' });
+    expect(ok.json().autoRefill).toMatchObject({ enabled: true, thresholdPaise: 50_000, packId: 'standard', mode: 'bank', offReason: null, lastRefill: null });
+    expect((await get('/api/business/profile', biz.cookie)).json().autoRefill).toMatchObject({ enabled: true, thresholdPaise: 50_000, packId: 'standard', mode: 'bank', offReason: null, lastRefill: null });
 
     for (const payload of [
       { enabled: true, thresholdRupees: 99, packId: 'basic' },
@@ -412,10 +412,10 @@ describeEachDialect('business dashboard routes', (dialect) => {
     ]) {
       expectError(await send('PUT', '/api/business/auto-refill', biz.cookie, payload), 400, 'validation_failed');
     }
-    expect((await get('/api/business/profile', biz.cookie)).json().autoRefill).toEqual({ enabled: true, thresholdPaise: 50_000, packId: 'standard' });
+    expect((await get('/api/business/profile', biz.cookie)).json().autoRefill).toMatchObject({ enabled: true, thresholdPaise: 50_000, packId: 'standard', mode: 'bank', offReason: null, lastRefill: null });
 
     const off = await send('PUT', '/api/business/auto-refill', biz.cookie, { enabled: false, thresholdRupees: 100, packId: 'basic' });
-    expect(off.json().autoRefill).toEqual({ enabled: false, thresholdPaise: 10_000, packId: 'basic' });
+    expect(off.json().autoRefill).toMatchObject({ enabled: false, thresholdPaise: 10_000, packId: 'basic' });
   });
 
   it('lists the credit ledger, newest first', async () => {

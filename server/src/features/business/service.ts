@@ -4,6 +4,7 @@ import type { AppContext } from '../../context';
 import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { insertAuditEntry } from '../audit/repo';
+import { afterSettingsSaved, autoRefillView, checkCanEnable } from '../autorefill/service';
 import type { CurrentUser } from '../auth/service';
 import { listRecentVerifications } from '../verify/repo';
 import { generateApiKey, invalidateApiKeys } from './api-keys';
@@ -28,7 +29,7 @@ export async function toProfile(ctx: AppContext, business: repo.Business): Promi
     testApiKeyCreatedAt: testKey?.createdAt.toISOString() ?? null,
     testApiKeyLastUsedAt: testKey?.lastUsedAt?.toISOString() ?? null,
     testRateLimitPerMinute: ctx.config.testKeyRateLimitPerMinute,
-    autoRefill: business.autoRefill,
+    autoRefill: await autoRefillView(ctx, business),
     createdAt: business.createdAt.toISOString(),
   };
 }
@@ -106,7 +107,9 @@ export async function updateAutoRefill(
 ): Promise<BusinessProfile> {
   const business = await requireBusiness(ctx, user);
   if (!getTopUpPack(settings.packId)) throw new AppError('validation_failed', `Unknown top-up pack "${settings.packId}".`);
+  if (settings.enabled) await checkCanEnable(ctx, business.id);
   await repo.updateAutoRefill(ctx.db, business.id, settings, now);
+  await afterSettingsSaved(ctx, business.id, settings.enabled);
   return toProfile(ctx, (await repo.findBusinessById(ctx.db, business.id))!);
 }
 

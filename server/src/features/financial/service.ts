@@ -5,6 +5,7 @@ import type { PaymentRequestStatus } from '../../db/types';
 import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { insertAuditEntry } from '../audit/repo';
+import { markCreditedByReference } from '../autorefill/repo';
 import { appendCredit } from '../credits/repo';
 import * as payments from '../payments/repo';
 import { PAYMENT_METHOD_LABEL, creditedText } from '../payments/service';
@@ -151,6 +152,8 @@ export async function approvePayment(ctx: AppContext, id: string, input: { notes
     balancePaise = await ctx.db.transaction().execute(async (trx) => {
       const decided = await payments.decidePending(trx, id, { status: 'approved', notes, ledgerEntryId }, actor, now);
       if (!decided) throw alreadyDecided((await payments.findPaymentRequest(trx, id))?.status);
+      // An auto-refill's bank/UPI request paid: the next crossing may open a new one.
+      await markCreditedByReference(trx, decided.referenceId, now);
       const balance = await appendCredit(
         trx,
         {

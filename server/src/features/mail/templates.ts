@@ -75,6 +75,47 @@ export const TEMPLATES = {
       button('Open the dashboard', `${ctx.publicUrl}/business`),
     ],
   })),
+  auto_refill_charged: template<{ companyName: string; amountPaise: number; packName: string; thresholdPaise: number; paymentId: string; mandate: string; balancePaise: number }>('payments', (d, ctx) => ({
+    subject: `Auto-refill: ${formatRupees(d.amountPaise)} charged to your ${d.mandate}`,
+    heading: 'Auto-refill topped up your balance',
+    blocks: [
+      p(`${d.companyName}'s balance fell below your auto-refill threshold of ${formatRupees(d.thresholdPaise)}, so we charged your saved ${d.mandate} once for the ${d.packName} pack.`),
+      facts([
+        ['Amount', formatRupees(d.amountPaise, { decimals: 'always' })],
+        ['Payment', d.paymentId],
+        ['New balance', `${formatRupees(d.balancePaise, { decimals: 'always' })} (${verifications(d.balancePaise)} verifications)`],
+      ]),
+      p('The receipt for this payment is in the payment e-mail and under payments on your dashboard.'),
+      button('Auto-refill settings', `${ctx.publicUrl}/business`),
+    ],
+  })),
+  auto_refill_failed: template<{ companyName: string; amountPaise: number; reason: string }>('payments', (d, ctx) => ({
+    subject: `Auto-refill is off: the ${formatRupees(d.amountPaise)} charge failed`,
+    heading: 'We switched auto-refill off',
+    blocks: [
+      p(`Auto-refill for ${d.companyName} tried to top up ${formatRupees(d.amountPaise)} and could not:`),
+      quote(d.reason),
+      p('Nothing was charged and auto-refill is off, so nothing more will be tried. Save a card or UPI mandate that works, or top up by bank transfer or UPI, and turn auto-refill on again in the dashboard.'),
+      button('Open the dashboard', `${ctx.publicUrl}/business`),
+    ],
+  })),
+  auto_refill_request: template<{ companyName: string; reference: string; amountPaise: number; packName: string; thresholdPaise: number; upiId: string; payeeName: string; bankDetails: string | null; expiresAt: string }>('payments', (d, ctx) => ({
+    subject: `Auto-refill: please pay ${formatRupees(d.amountPaise)} (reference ${d.reference})`,
+    heading: 'Your balance is below your auto-refill threshold',
+    blocks: [
+      p(`${d.companyName}'s balance fell below ${formatRupees(d.thresholdPaise)}. Here is your top-up request for the ${d.packName} pack: pay it by UPI (scan the attached QR code) or bank transfer, quoting the reference.`),
+      facts([
+        ['Amount', formatRupees(d.amountPaise, { decimals: 'always' })],
+        ['Reference', d.reference],
+        ['UPI id', d.upiId],
+        ['Payee', d.payeeName],
+        ...(d.bankDetails ? ([['Bank account', d.bankDetails]] as Array<[string, string]>) : []),
+        ['Valid until', when(d.expiresAt)],
+      ]),
+      p('After paying, submit the bank transaction id (UTR) on the auto-refill card of your dashboard; the finance desk credits it after matching it with the bank statement. Nothing is charged automatically, and no new request is made while this one is open.'),
+      button('Open the dashboard', `${ctx.publicUrl}/business`),
+    ],
+  })),
   balance_low: template<{ companyName: string; balancePaise: number; thresholdPaise: number }>('balance', (d, ctx) => ({
     subject: `Low balance: ${formatRupees(d.balancePaise)} left for ${d.companyName}`,
     heading: 'Your balance is running low',

@@ -8,6 +8,7 @@ import { isUniqueViolation } from '../../db/errors';
 import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { insertAuditEntry } from '../audit/repo';
+import { onPaymentFailed, onRefillCredited, onTokenConfirmed, onTokenRevoked } from '../autorefill/service';
 import type { CurrentUser } from '../auth/service';
 import { findBusinessById } from '../business/repo';
 import { requireBusiness } from '../business/service';
@@ -68,7 +69,7 @@ export interface CreditOutcome {
 }
 
 /** Marks the order paid and credits it, in one transaction; a repeat of the same payment is a no-op. */
-async function creditOrder(
+export async function creditOrder(
   ctx: AppContext,
   order: repo.RazorpayOrder,
   paymentId: string,
@@ -114,6 +115,8 @@ async function creditOrder(
         amountPaise: order.amountPaise,
         issuedAt: now,
       });
+      // An auto-refill's charge: its refill is done with this credit, and the owner is told (no-op for other orders).
+      await onRefillCredited(trx, order.id, paymentId, balance, now);
       await insertAuditEntry(
         trx,
         {
@@ -184,6 +187,7 @@ const paymentEntity = z.object({
   amount: z.number().int(),
   currency: z.string(),
   status: z.string().optional(),
+  error_description: z.string().nullable().optional(),
 });
 
 const webhookBody = z.object({
@@ -192,6 +196,7 @@ const webhookBody = z.object({
     .object({
       payment: z.object({ entity: paymentEntity }).optional(),
       order: z.object({ entity: z.object({ id: z.string() }).loose() }).optional(),
+      token: z.object({ entity: z.object({ id: z.string(), customer_id: z.string().nullable().optional() }).loose() }).optional(),
     })
     .loose()
     .default({}),
@@ -230,9 +235,18 @@ export async function handleWebhook(
   const parsed = webhookBody.safeParse(json);
   if (!parsed.success) throw new AppError('validation_failed', 'Not a Razorpay webhook body.');
   const { event, payload } = parsed.data;
-  if (!CREDITING_EVENTS.has(event)) return { received: true, credited: false, ignored: `event ${event}` };
   const payment = payload.payment?.entity;
   const orderId = payment?.order_id ?? payload.order?.entity.id;
+  // Auto-refill: a failed charge of a saved token turns auto-refill off; a UPI mandate confirmed later activates it.
+  if (event === 'payment.failed' && payment && orderId && (await onPaymentFailed(ctx, orderId, payment.id, payment.error_description ?? null, now))) {
+    return { received: true, credited: false };
+  }
+  const token = payload.token?.entity;
+  if (event === 'token.confirmed' && token?.customer_id && (await onTokenConfirmed(ctx, token.customer_id, token.id, now))) {
+    return { received: true, credited: false };
+  }
+  if (token && (await onTokenRevoked(ctx, event, token.id, now))) return { received: true, credited: false };
+  if (!CREDITING_EVENTS.has(event)) return { received: true, credited: false, ignored: `event ${event}` };
   if (!payment || !orderId) return { received: true, credited: false, ignored: 'no payment or order in the payload' };
   if (event === 'payment.captured' && payment.status !== undefined && payment.status !== 'captured') {
     return { received: true, credited: false, ignored: `payment status ${payment.status}` };

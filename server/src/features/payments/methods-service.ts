@@ -1,6 +1,7 @@
 import { PAISE_PER_VERIFICATION, TOP_UP_PACKS, paiseToDecimalString } from '@common/pricing';
 import type { Config } from '../../config';
 import type { PaymentMethods } from '@common/contract/payments';
+import { autoRefillMode } from '../autorefill/service';
 import { paymentConfig } from './service';
 
 /** When the finance desk reviews bank/UPI payments (SPEC §9). */
@@ -33,6 +34,7 @@ export function paymentMethods(config: Config): PaymentMethods {
       referenceValidDays: base.referenceValidDays,
     },
     card: { available: base.razorpay },
+    autoRefill: { mode: autoRefillMode(config) },
     review: { ...MANUAL_REVIEW },
   };
 }

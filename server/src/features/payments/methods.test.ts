@@ -57,6 +57,8 @@ describeEachDialect('GET /api/payments/methods (public facts for /payment-method
         referenceValidDays: 7,
       },
       card: { available: false },
+      // without Razorpay, auto-refill sends a bank/UPI request
+      autoRefill: { mode: 'bank' },
       review: { minHours: 2, maxHours: 4, days: 'Monday–Friday', hours: '9 AM–6 PM', timeZone: 'IST' },
     });
   });
@@ -72,6 +74,7 @@ describeEachDialect('GET /api/payments/methods (public facts for /payment-method
       referenceValidDays: 7,
     });
     expect(body.card).toEqual({ available: true });
+    expect(body.autoRefill).toEqual({ mode: 'razorpay' }); // charges the saved card or UPI mandate
     expect(res.body).not.toContain(RAZORPAY.RAZORPAY_KEY_SECRET);
     expect(res.body).not.toContain(RAZORPAY.RAZORPAY_WEBHOOK_SECRET);
   });
@@ -86,6 +89,7 @@ describeEachDialect('GET /api/payments/methods (public facts for /payment-method
     const t = await appWith(PRODUCTION);
     const body = (await t.app.inject({ method: 'GET', url: '/api/payments/methods' })).json();
     expect(body.bankTransfer).toEqual({ available: false, demo: true, payee: null, referenceValidDays: 7 });
+    expect(body.autoRefill).toEqual({ mode: 'unavailable' });
     expect(JSON.stringify(body)).not.toContain(DEMO_PAYEE.upiId);
   });
 

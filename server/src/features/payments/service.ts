@@ -101,19 +101,12 @@ export function upiUri(payee: { upiId: string; name: string }, amountPaise: numb
 
 // --- static QR options -------------------------------------------------------------------------
 
-/** One fresh, recorded reference and UPI QR per top-up pack: option1 … option4. */
-export async function staticQrOptions(ctx: AppContext, user: CurrentUser, impersonatedBy: string | null, now = new Date()) {
-  refuseWhileImpersonating(impersonatedBy);
-  if (!bankQrAvailable(ctx.config)) {
-    throw new AppError('not_configured', 'Bank/UPI top-ups are not set up on this server yet (PAYEE_UPI_ID). Please contact support.');
-  }
-  const business = await requireBusiness(ctx, user);
-  const { payee } = ctx.config;
-  const short = business.id.replace(/^biz_/, '').slice(0, 6).toUpperCase();
-  const expiresAt = new Date(now.getTime() + REFERENCE_TTL_MS);
-  const references: repo.PaymentReference[] = TOP_UP_PACKS.map((pack) => ({
+/** A fresh reference for one pack, valid REFERENCE_TTL_MS (the QR flow and auto-refill's requests). */
+export function newPaymentReference(businessId: string, pack: TopUpPack, payee: Config['payee'], now: Date): repo.PaymentReference {
+  const short = businessId.replace(/^biz_/, '').slice(0, 6).toUpperCase();
+  return {
     id: newId('prf'),
-    businessId: business.id,
+    businessId,
     reference: `SXD-${short}-${randomCode(8)}`,
     packId: pack.id,
     amountPaise: pack.amountPaise,
@@ -122,8 +115,20 @@ export async function staticQrOptions(ctx: AppContext, user: CurrentUser, impers
     payeeName: payee.name,
     payeeBankDetails: payee.bankDetails,
     createdAt: now,
-    expiresAt,
-  }));
+    expiresAt: new Date(now.getTime() + REFERENCE_TTL_MS),
+  };
+}
+
+/** One fresh, recorded reference and UPI QR per top-up pack: option1 … option4. */
+export async function staticQrOptions(ctx: AppContext, user: CurrentUser, impersonatedBy: string | null, now = new Date()) {
+  refuseWhileImpersonating(impersonatedBy);
+  if (!bankQrAvailable(ctx.config)) {
+    throw new AppError('not_configured', 'Bank/UPI top-ups are not set up on this server yet (PAYEE_UPI_ID). Please contact support.');
+  }
+  const business = await requireBusiness(ctx, user);
+  const { payee } = ctx.config;
+  const expiresAt = new Date(now.getTime() + REFERENCE_TTL_MS);
+  const references = TOP_UP_PACKS.map((pack) => newPaymentReference(business.id, pack, payee, now));
   await repo.insertReferences(ctx.db, references);
   const options = await Promise.all(
     references.map(async (ref) => {

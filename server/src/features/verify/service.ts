@@ -4,6 +4,7 @@ import type { AppContext } from '../../context';
 import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import type { Business } from '../business/repo';
+import { startRefillOnCrossing } from '../autorefill/service';
 import { enqueueEvent } from '../webhooks/events';
 import { GroupCommit } from './group-commit';
 import * as repo from './repo';
@@ -526,6 +527,9 @@ async function recordGroup(ctx: AppContext, tx: repo.CheckTx, items: PendingChec
   }));
   const unpaid = new Set([...amounts.keys()].filter((id) => !debited.has(id)));
   if (unpaid.size > 0) throw new GroupUnpaid(unpaid);
+  // The debit that crosses the auto-refill threshold records one "refill due" row in this
+  // transaction; the auto-refill worker acts on it after the commit (never a call from here).
+  for (const [id, paid] of debited) await startRefillOnCrossing(tx.kysely, id, paid.autoRefill, paid.balancePaise + amounts.get(id)!, paid.balancePaise, now);
   // Each answer carries the balance right after its own charge.
   const balances = new Map([...debited].map(([id, d]) => [id, d.balancePaise + amounts.get(id)!]));
   for (const [k, v] of verifications.entries()) {

@@ -98,6 +98,19 @@ describeEachDialect('webhook management routes', (dialect) => {
     expect(second.secret).not.toBe(created.secret);
   });
 
+  it("keeps the owner's description, trimmed, and lists it; a blank one is no description", async () => {
+    const res = await create(owner.cookie, { url: PUBLIC_URL, events: ['credit.low'], description: '  Production login  ' });
+    expect(res.statusCode).toBe(201);
+    expect(res.json().description).toBe('Production login');
+    const listed = (await call({ method: 'GET', url: '/api/webhooks', cookie: owner.cookie })).json();
+    expect(listed.find((w: { id: string }) => w.id === res.json().id).description).toBe('Production login');
+    const blank = await create(owner.cookie, { url: PUBLIC_URL, events: ['credit.low'], description: '   ' });
+    expect(blank.json().description).toBeNull();
+    const tooLong = await create(owner.cookie, { url: PUBLIC_URL, events: ['credit.low'], description: 'x'.repeat(501) });
+    expect(tooLong.statusCode).toBe(400);
+    expect(tooLong.json().error.code).toBe('validation_failed');
+  });
+
   it('keeps a valid secret the business brings', async () => {
     const secret = `whsec_${Buffer.alloc(32, 9).toString('base64')}`;
     const res = await create(owner.cookie, { url: PUBLIC_URL, events: ['verification.failed'], secret });

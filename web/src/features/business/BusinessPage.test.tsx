@@ -279,7 +279,7 @@ describe('dashboard', () => {
   });
 
   it('reminds to top up below the auto-refill threshold, naming the chosen pack', async () => {
-    withBusiness(makeProfile({ autoRefill: { enabled: true, thresholdPaise: 50_000, packId: 'standard' } }));
+    withBusiness(makeProfile({ autoRefill: { ...makeProfile().autoRefill, enabled: true, thresholdPaise: 50_000, packId: 'standard' } }));
     renderApp('/business');
     const reminder = await screen.findByText('Time to top up');
     expect(reminder.closest('[role="status"]')).toHaveTextContent('below your auto-refill threshold of ₹500');
@@ -440,14 +440,14 @@ describe('quick actions', () => {
 
   it('saves auto-refill settings to the server', async () => {
     const user = userEvent.setup();
-    const saved = makeProfile({ autoRefill: { enabled: true, thresholdPaise: 50_000, packId: 'premium' } });
+    const saved = makeProfile({ autoRefill: { ...makeProfile().autoRefill, enabled: true, thresholdPaise: 50_000, packId: 'premium' } });
     const fetchMock = withBusiness(makeProfile(), {
       'PUT /api/business/auto-refill': () => jsonResponse(200, saved),
     });
     renderApp('/business');
     await user.click(await screen.findByRole('button', { name: 'Auto-refill', description: 'Off' }));
     const dialog = screen.getByRole('dialog', { name: 'Auto-refill settings' });
-    expect(dialog).toHaveTextContent(/drive the low-credit reminder/);
+    expect(dialog).toHaveTextContent(/we issue a bank\/UPI top-up request for the chosen pack/);
     await user.click(within(dialog).getByLabelText(/Enable auto-refill/));
     const threshold = within(dialog).getByLabelText('Threshold (₹)');
     await user.clear(threshold);
@@ -467,7 +467,7 @@ describe('quick actions', () => {
     });
     expect(await within(toastRegion()).findByText('Auto-refill Saved')).toBeInTheDocument();
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Auto-refill' })).toHaveAccessibleDescription('On · below ₹500 → Premium pack');
+    expect(screen.getByRole('button', { name: 'Auto-refill' })).toHaveAccessibleDescription('On · bank/UPI request below ₹500 → Premium pack');
   });
 
   it('lists the catalogue packs in Add Credits and goes to the top-up page with the chosen pack', async () => {
@@ -529,6 +529,118 @@ describe('helpers', () => {
       expect(result.current.copied).toBeNull();
     } finally {
       vi.useRealTimers();
+    }
+  });
+});
+
+describe('the auto-refill card', () => {
+  const QR = 'data:image/png;base64,iVBORw0KGgo=';
+  const openRequest = {
+    id: 'arf_1',
+    status: 'open',
+    packId: 'standard',
+    amount: '10000.00',
+    failureReason: null,
+    createdAt: '2026-11-25T10:00:00.000Z',
+    updatedAt: '2026-11-25T10:00:00.000Z',
+    request: {
+      paymentReference: 'SXD-ABC123-XYZ98765',
+      verificationCode: 'K7P2QX',
+      amount: '10000.00',
+      upiUri: 'upi://pay?pa=pay@bank&tn=SXD-ABC123-XYZ98765',
+      qrCodeImageUrl: QR,
+      upiId: 'pay@bank',
+      merchantName: 'Sixdigit',
+      expiresAt: '2026-12-02T10:00:00.000Z',
+    },
+  };
+
+  it('without Razorpay: says it sends a bank/UPI request, shows the open one with its QR, and takes the UTR for it', async () => {
+    const user = userEvent.setup();
+    const profile = makeProfile({ autoRefill: { ...makeProfile().autoRefill, enabled: true, thresholdPaise: 50_000, packId: 'standard', lastRefill: openRequest } });
+    const fetchMock = withBusiness(profile, {
+      'POST /api/business/payment-requests': () => jsonResponse(201, { id: 'pmt_1' }),
+    });
+    renderApp('/business');
+    const card = await screen.findByRole('region', { name: 'Auto-refill' });
+    expect(card).toHaveTextContent('Sends you a bank/UPI top-up request');
+    expect(card).toHaveTextContent('Nothing is charged automatically');
+    const request = within(card).getByRole('region', { name: 'Top-up request to pay' });
+    expect(request).toHaveTextContent('Pay ₹10,000 quoting SXD-ABC123-XYZ98765');
+    expect(within(request).getByRole('img', { name: /UPI QR code: pay ₹10,000 to Sixdigit/ })).toHaveAttribute('src', QR);
+    await user.type(within(request).getByLabelText('Bank transaction ID (UTR)'), '412345678901');
+    await user.click(within(request).getByRole('button', { name: 'Submit payment for verification' }));
+    await waitFor(() => expect(calls(fetchMock, 'POST', '/api/business/payment-requests')).toHaveLength(1));
+    expect(JSON.parse(String(calls(fetchMock, 'POST', '/api/business/payment-requests')[0]![1]!.body))).toMatchObject({ paymentReference: 'SXD-ABC123-XYZ98765', utr: '412345678901', amount: '10000.00' });
+    expect(screen.getByRole('button', { name: 'Auto-refill' })).toHaveAccessibleDescription('On · bank/UPI request below ₹500 → Standard pack');
+  });
+
+  it('with Razorpay: says why the server switched it off after a failed charge', async () => {
+    const reason = 'Auto-refill could not charge ₹5,000 to your saved card: The token is not active.';
+    withBusiness(
+      makeProfile({
+        autoRefill: {
+          ...makeProfile().autoRefill,
+          mode: 'razorpay',
+          enabled: false,
+          thresholdPaise: 50_000,
+          packId: 'basic',
+          offReason: reason,
+          offAt: '2026-11-25T10:00:00.000Z',
+          mandate: { method: 'card', status: 'active', label: 'Visa •••• 1111', maxAmount: '20000.00' },
+          lastRefill: { ...openRequest, status: 'failed', packId: 'basic', amount: '5000.00', failureReason: reason, request: null },
+        },
+      }),
+    );
+    renderApp('/business');
+    const card = await screen.findByRole('region', { name: 'Auto-refill' });
+    expect(card).toHaveTextContent('Charges your saved card or UPI mandate');
+    expect(within(card).getByRole('alert')).toHaveTextContent(`Auto-refill was switched off. ${reason}`);
+    expect(card).toHaveTextContent('Visa •••• 1111');
+    expect(card).toHaveTextContent(/Last refill₹5,000 · failed/);
+    expect(screen.getByRole('button', { name: 'Auto-refill' })).toHaveAccessibleDescription('Off · the last charge failed');
+  });
+
+  it('with Razorpay: saves a card mandate through the recurring checkout (customer_id, recurring: 1), then confirms it', async () => {
+    const user = userEvent.setup();
+    const before = makeProfile({ autoRefill: { ...makeProfile().autoRefill, mode: 'razorpay' } });
+    const after = makeProfile({
+      autoRefill: { ...before.autoRefill, enabled: true, thresholdPaise: 100_000, packId: 'basic', mandate: { method: 'card', status: 'active', label: 'Visa •••• 1111', maxAmount: '20000.00' } },
+    });
+    const order = { orderId: 'order_Auth123', customerId: 'cust_Owner123', amount: 500_000, currency: 'INR', keyId: 'rzp_test_key', method: 'card', packId: 'basic', description: 'Basic pack' };
+    const fetchMock = withBusiness(before, {
+      'POST /api/business/auto-refill/mandate': () => jsonResponse(200, order),
+      'POST /api/business/auto-refill/mandate/confirm': () => jsonResponse(200, after),
+    });
+    let options: { customer_id?: string; recurring?: string; order_id: string; handler: (r: unknown) => void } | undefined;
+    vi.stubGlobal(
+      'Razorpay',
+      class {
+        constructor(o: typeof options) {
+          options = o;
+        }
+        on() {}
+        open() {
+          options!.handler({ razorpay_order_id: 'order_Auth123', razorpay_payment_id: 'pay_Auth123', razorpay_signature: 'a'.repeat(64) });
+        }
+      },
+    );
+    try {
+      renderApp('/business');
+      await user.click(await screen.findByRole('button', { name: 'Auto-refill', description: 'Off' }));
+      const dialog = screen.getByRole('dialog', { name: 'Auto-refill settings' });
+      expect(dialog).toHaveTextContent('we charge your saved card once for the chosen pack through Razorpay');
+      const threshold = within(dialog).getByLabelText('Threshold (₹)');
+      await user.clear(threshold);
+      await user.type(threshold, '1000');
+      await user.click(within(dialog).getByRole('button', { name: 'Save card and pay ₹5,000' }));
+      await waitFor(() => expect(calls(fetchMock, 'POST', '/api/business/auto-refill/mandate/confirm')).toHaveLength(1));
+      expect(JSON.parse(String(calls(fetchMock, 'POST', '/api/business/auto-refill/mandate')[0]![1]!.body))).toEqual({ method: 'card', packId: 'basic', thresholdRupees: 1000 });
+      expect(options).toMatchObject({ order_id: 'order_Auth123', customer_id: 'cust_Owner123', recurring: '1' });
+      expect(await within(toastRegion()).findByText('Auto-refill On')).toBeInTheDocument();
+      expect(screen.getByRole('button', { name: 'Auto-refill' })).toHaveAccessibleDescription('On · charges your card below ₹1,000 → Basic pack');
+    } finally {
+      vi.unstubAllGlobals();
     }
   });
 });

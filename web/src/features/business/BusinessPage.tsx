@@ -21,6 +21,7 @@ import {
 import { AddCreditsDialog } from './components/AddCreditsDialog';
 import { ApiConfigCard, OPENAPI_URL } from './components/ApiConfigCard';
 import { ApiKeyReveal, type RevealedKey } from './components/ApiKeyReveal';
+import { AutoRefillCard } from './components/AutoRefillCard';
 import { AutoRefillDialog } from './components/AutoRefillDialog';
 import { BalanceAlert, BalanceCard } from './components/Balance';
 import { BillingCard } from './components/BillingCard';
@@ -195,6 +196,7 @@ function Dashboard({ profile, revealed, onReveal, onHideKey }: DashboardProps) {
                   setDialog(action);
                 }}
               />
+              <AutoRefillCard settings={profile.autoRefill} onEdit={() => setDialog('refill')} />
             </div>
             <ApiConfigCard
               profile={profile}

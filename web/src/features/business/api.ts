@@ -16,15 +16,20 @@ import type {
   BusinessProfile,
   CreatedBusiness,
   LedgerEntry,
+  MandateBody,
+  MandateConfirmBody,
+  MandateOrder,
   PaymentHistoryEntry,
   RegeneratedKey,
 } from '@common/contract/business';
 
 export type {
   ApiMode,
+  AutoRefillMode,
   AutoRefillSettings,
   BillingBody,
   BillingDetails,
+  MandateOrder,
   PaymentHistoryEntry,
   BusinessDashboard,
   BusinessProfile,
@@ -142,6 +147,26 @@ export function useUpdateAutoRefill() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (input: AutoRefillInput) => apiSend<BusinessProfile>('PUT', '/api/business/auto-refill', input),
+    onSuccess: (profile) => {
+      client.setQueryData(businessQueryKeys.profile, profile);
+    },
+  });
+}
+
+/** Auto-refill with Razorpay, step 1: the authorisation order for Razorpay's checkout (`recurring: "1"`). */
+export function startMandate(input: MandateBody & { packId: TopUpPackId }): Promise<MandateOrder> {
+  return apiSend<MandateOrder>('POST', '/api/business/auto-refill/mandate', input);
+}
+
+/** Step 2: the checkout's signed result; the answer is the profile with the mandate saved. */
+export function confirmMandate(result: MandateConfirmBody): Promise<BusinessProfile> {
+  return apiSend<BusinessProfile>('POST', '/api/business/auto-refill/mandate/confirm', result);
+}
+
+export function useRemoveMandate() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () => apiSend<BusinessProfile>('DELETE', '/api/business/auto-refill/mandate'),
     onSuccess: (profile) => {
       client.setQueryData(businessQueryKeys.profile, profile);
     },

@@ -1,3 +1,4 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
@@ -19,11 +20,23 @@ import { LandingPage } from './LandingPage';
 import { percentRange, rupeeRange } from './components/Comparison';
 import { FEATURES } from './components/Features';
 
-function renderPage() {
+/** The landing asks GET /api/payments/methods which auto-refill runs here; `mode` is the server's answer (none: no answer yet). */
+function renderPage(mode?: 'razorpay' | 'bank' | 'unavailable') {
+  vi.stubGlobal(
+    'fetch',
+    vi.fn((url: string) =>
+      mode && String(url).startsWith('/api/payments/methods')
+        ? Promise.resolve(new Response(JSON.stringify({ autoRefill: { mode } }), { status: 200, headers: { 'content-type': 'application/json' } }))
+        : new Promise<Response>(() => {}),
+    ),
+  );
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   return render(
-    <MemoryRouter initialEntries={['/']}>
-      <LandingPage />
-    </MemoryRouter>,
+    <QueryClientProvider client={client}>
+      <MemoryRouter initialEntries={['/']}>
+        <LandingPage />
+      </MemoryRouter>
+    </QueryClientProvider>,
   );
 }
 
@@ -31,7 +44,33 @@ function section(name: RegExp | string) {
   return screen.getByRole('region', { name });
 }
 
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
 describe('LandingPage', () => {
+  it.each([
+    ['razorpay', 'your saved card or UPI mandate is charged once for your chosen pack', 'Auto-refill: your saved card or UPI mandate is charged when the balance runs low'],
+    ['bank', 'you get a bank/UPI top-up request for your chosen pack (reference and UPI QR) to pay. Nothing is charged automatically.', 'Auto-refill: a bank/UPI top-up request with its UPI QR when the balance runs low'],
+  ] as const)('says exactly what auto-refill does on this installation (%s)', async (mode, featureText, planText) => {
+    renderPage(mode);
+    const features = section('Everything you need to retire SMS one-time codes');
+    expect(await within(features).findByText(new RegExp(featureText.replace(/[()/.]/g, '\\$&')))).toBeInTheDocument();
+    expect(within(section(/Prepaid, per verification/)).getByText(planText)).toBeInTheDocument();
+  });
+
+  it('before the server has said which, promises only what both auto-refills do', () => {
+    renderPage();
+    expect(screen.getByText(/a charge to your saved card or UPI mandate where card payments are enabled, otherwise a bank\/UPI request to pay/)).toBeInTheDocument();
+    expect(screen.queryByText(/Auto-refill before your balance runs low/)).not.toBeInTheDocument();
+  });
+
+  it('leaves the promise out where neither auto-refill is available', async () => {
+    renderPage('unavailable');
+    expect(await screen.findByText(/A low-balance alert comes before your balance can run out/)).toBeInTheDocument();
+    expect(screen.queryByText(/^Auto-refill/)).not.toBeInTheDocument();
+  });
+
   it('has the page landmarks and one h1 about TOTP at ₹0.10', () => {
     renderPage();
     expect(screen.getByRole('banner')).toBeInTheDocument();

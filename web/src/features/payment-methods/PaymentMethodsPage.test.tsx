@@ -20,6 +20,7 @@ const DEMO: PaymentMethods = {
     referenceValidDays: 7,
   },
   card: { available: false },
+  autoRefill: { mode: 'bank' },
   review: { minHours: 2, maxHours: 4, days: 'Monday–Friday', hours: '9 AM–6 PM', timeZone: 'IST' },
 };
 

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { CheckCircle2, X, XCircle } from 'lucide-react';
+import { CheckCircle2, Info, X, XCircle } from 'lucide-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button } from '@/components/ui/button';
 import { formatDateTime } from '@/features/business/format';
@@ -29,18 +29,20 @@ export function PaymentNotifications() {
   return (
     <section aria-label="Payment notices" className="space-y-3">
       {unread.map((n) => {
-        const approved = n.kind === 'payment.approved';
-        const Icon = approved ? CheckCircle2 : XCircle;
+        const approved = n.kind === 'payment.approved' || n.kind === 'payment.succeeded';
+        // An auto-refill's bank/UPI request is something to do, not something that went wrong.
+        const todo = n.kind === 'auto_refill.request';
+        const Icon = approved ? CheckCircle2 : todo ? Info : XCircle;
         return (
           <div
             key={n.id}
             role="status"
             className={cn(
               'flex items-start gap-3 rounded-lg border p-4 text-sm',
-              approved ? 'border-success/40 bg-success/10' : 'border-destructive/40 bg-destructive/10',
+              approved ? 'border-success/40 bg-success/10' : todo ? 'border-primary/40 bg-primary/5' : 'border-destructive/40 bg-destructive/10',
             )}
           >
-            <Icon className={cn('mt-0.5 size-5 shrink-0', approved ? 'text-success' : 'text-destructive')} aria-hidden="true" />
+            <Icon className={cn('mt-0.5 size-5 shrink-0', approved ? 'text-success' : todo ? 'text-primary' : 'text-destructive')} aria-hidden="true" />
             <div className="min-w-0 flex-1 space-y-1">
               <p className="font-semibold">{n.title}</p>
               <p className="break-words">{n.message}</p>

@@ -15,6 +15,10 @@ export interface RazorpayOptions {
   name: string;
   description: string;
   order_id: string;
+  /** recurring payments: the Razorpay customer the saved token belongs to */
+  customer_id?: string;
+  /** "1": this payment authorises a card or UPI mandate (Razorpay recurring payments) */
+  recurring?: '1';
   handler: (result: RazorpayHandlerResult) => void;
   prefill?: { email?: string; name?: string };
   modal?: { ondismiss?: () => void };

@@ -206,6 +206,7 @@ describe('WebhooksSection', () => {
       await user.click(await screen.findByRole('button', { name: 'Add webhook' }));
       let dialog = await screen.findByRole('dialog', { name: 'Add a webhook' });
       await user.type(within(dialog).getByLabelText('Endpoint URL'), '  https://example.com/hooks ');
+      await user.type(within(dialog).getByLabelText(/Description/), ' Production login ');
       await user.click(within(dialog).getByLabelText('credit.low'));
       await user.click(within(dialog).getByLabelText('verification.success'));
       await user.click(within(dialog).getByRole('button', { name: 'Create webhook' }));
@@ -213,7 +214,12 @@ describe('WebhooksSection', () => {
       await expectToast('Webhook created');
       const post = calls.find((c) => c.method === 'POST')!;
       // Trimmed, in the catalogue's order, and no secret sent when left empty (the server makes one).
-      expect(post.body).toEqual({ url: 'https://example.com/hooks', events: ['verification.success', 'credit.low'], livemode: true });
+      expect(post.body).toEqual({
+        url: 'https://example.com/hooks',
+        events: ['verification.success', 'credit.low'],
+        description: 'Production login',
+        livemode: true,
+      });
 
       dialog = await screen.findByRole('dialog', { name: 'Webhook created' });
       expect(within(dialog).getByText(secret)).toBeInTheDocument();

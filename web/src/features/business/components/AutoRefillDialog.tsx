@@ -1,5 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
-import { Info } from 'lucide-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { Info, TriangleAlert } from 'lucide-react';
 import {
   LOW_BALANCE_THRESHOLD_PAISE,
   MIN_PAYMENT_PAISE,
@@ -17,8 +18,10 @@ import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/components/ui/use-toast';
 import { errorMessage } from '@/lib/api';
 import { cn } from '@/lib/utils';
-import { useUpdateAutoRefill, type AutoRefillSettings } from '../api';
+import { loadRazorpay } from '@/features/payments/razorpay';
+import { businessQueryKeys, confirmMandate, startMandate, useRemoveMandate, useUpdateAutoRefill, type AutoRefillSettings } from '../api';
 import { count } from '../format';
+import { autoRefillModeText } from './AutoRefillCard';
 
 /** The server accepts whole rupees from ₹100 up to ₹1 crore. */
 export const MIN_THRESHOLD_RUPEES = MIN_PAYMENT_PAISE / PAISE_PER_RUPEE;
@@ -33,12 +36,14 @@ export function thresholdProblem(text: string): string | null {
   return null;
 }
 
-/** "On · below ₹500 → Basic" / "Off" for the quick-actions card. */
+/** "On · charges your card below ₹500 → Basic" / "Off" for the quick-actions card: says which auto-refill it is. */
 export function autoRefillSummary(settings: AutoRefillSettings): string {
-  if (!settings.enabled) return 'Off';
+  if (settings.mode === 'unavailable') return 'Not available on this server';
+  if (!settings.enabled) return settings.offReason ? 'Off · the last charge failed' : 'Off';
   const pack = settings.packId ? getTopUpPack(settings.packId) : undefined;
   const threshold = settings.thresholdPaise !== null ? formatRupees(settings.thresholdPaise) : '—';
-  return `On · below ${threshold}${pack ? ` → ${pack.name} pack` : ''}`;
+  const action = settings.mode === 'razorpay' ? `charges your ${settings.mandate?.method === 'upi' ? 'UPI mandate' : 'card'}` : 'bank/UPI request';
+  return `On · ${action} below ${threshold}${pack ? ` → ${pack.name} pack` : ''}`;
 }
 
 const selectClass = cn(
@@ -67,8 +72,13 @@ function AutoRefillForm({ settings, onSaved }: { settings: AutoRefillSettings; o
   const thresholdErrorId = useId();
   const packId = useId();
   const packHelpId = useId();
+  const methodId = useId();
   const save = useUpdateAutoRefill();
-  const [enabled, setEnabled] = useState(settings.enabled);
+  const remove = useRemoveMandate();
+  const client = useQueryClient();
+  const [authorising, setAuthorising] = useState(false);
+  const [method, setMethod] = useState<'card' | 'upi'>(settings.mandate?.method ?? 'card');
+  const [enabled, setEnabled] = useState(settings.enabled || (settings.mode === 'razorpay' && settings.mandate?.status !== 'active'));
   const [threshold, setThreshold] = useState(
     String(settings.thresholdPaise !== null ? Math.round(settings.thresholdPaise / PAISE_PER_RUPEE) : DEFAULT_THRESHOLD_RUPEES),
   );
@@ -80,11 +90,72 @@ function AutoRefillForm({ settings, onSaved }: { settings: AutoRefillSettings; o
   const problem = enabled ? thresholdProblem(threshold) : null;
   const showProblem = touched && problem;
 
+  // With Razorpay, switching on needs a saved mandate: its first payment (the pack) authorises it.
+  const needsMandate = settings.mode === 'razorpay' && settings.mandate?.status !== 'active' && enabled;
+  const busy = save.isPending || authorising || remove.isPending;
+
+  async function authoriseMandate(thresholdRupees: number) {
+    setAuthorising(true);
+    try {
+      const order = await startMandate({ method, packId: pack, thresholdRupees });
+      const Razorpay = await loadRazorpay();
+      const checkout = new Razorpay({
+        key: order.keyId,
+        amount: order.amount,
+        currency: order.currency,
+        name: 'Sixdigit',
+        description: order.description,
+        order_id: order.orderId,
+        customer_id: order.customerId,
+        recurring: '1',
+        modal: { ondismiss: () => setAuthorising(false) },
+        handler: (result) => {
+          confirmMandate(result)
+            .then((profile) => {
+              client.setQueryData(businessQueryKeys.profile, profile);
+              toast({
+                title: profile.autoRefill.mandate?.status === 'active' ? 'Auto-refill On' : 'Mandate Pending',
+                description:
+                  profile.autoRefill.mandate?.status === 'active'
+                    ? `Your ${method === 'card' ? 'card' : 'UPI mandate'} is saved and ${formatRupees(order.amount)} was added. We charge it when your balance falls below ₹${count(thresholdRupees)}.`
+                    : 'Paid and credited. Auto-refill switches on when your bank confirms the mandate.',
+              });
+              onSaved();
+            })
+            .catch((error: unknown) => toast({ variant: 'destructive', title: 'Mandate Not Saved', description: errorMessage(error, 'The mandate could not be confirmed. Please contact support.') }))
+            .finally(() => setAuthorising(false));
+        },
+      });
+      checkout.on('payment.failed', () => {
+        toast({ variant: 'destructive', title: 'Payment Failed', description: 'The authorising payment failed; nothing was saved.' });
+        setAuthorising(false);
+      });
+      checkout.open();
+    } catch (error) {
+      toast({ variant: 'destructive', title: 'Mandate Not Started', description: errorMessage(error, 'Could not start saving the mandate. Please try again.') });
+      setAuthorising(false);
+    }
+  }
+
+  function removeMandate() {
+    remove.mutate(undefined, {
+      onSuccess: () => {
+        toast({ title: 'Mandate Removed', description: 'Nothing will be charged; auto-refill is off.' });
+        onSaved();
+      },
+      onError: (error) => toast({ variant: 'destructive', title: 'Remove Failed', description: errorMessage(error, 'Could not remove the mandate. Please try again.') }),
+    });
+  }
+
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     setTouched(true);
     if (problem) return;
     const thresholdRupees = thresholdProblem(threshold) ? DEFAULT_THRESHOLD_RUPEES : Number(threshold.trim());
+    if (needsMandate) {
+      void authoriseMandate(thresholdRupees);
+      return;
+    }
     save.mutate(
       { enabled, thresholdRupees, packId: pack },
       {
@@ -94,8 +165,10 @@ function AutoRefillForm({ settings, onSaved }: { settings: AutoRefillSettings; o
           toast({
             title: 'Auto-refill Saved',
             description: enabled
-              ? `We'll remind you to buy the ${chosen.name} pack when your balance falls below ₹${count(thresholdRupees)}.`
-              : 'Auto-refill reminders are off.',
+              ? settings.mode === 'razorpay'
+                ? `We'll charge the ${chosen.name} pack to your saved ${settings.mandate?.method === 'upi' ? 'UPI mandate' : 'card'} when your balance falls below ₹${count(thresholdRupees)}.`
+                : `We'll send you a bank/UPI request for the ${chosen.name} pack when your balance falls below ₹${count(thresholdRupees)}.`
+              : 'Auto-refill is off.',
           });
         },
         onError: (error) => {
@@ -108,17 +181,23 @@ function AutoRefillForm({ settings, onSaved }: { settings: AutoRefillSettings; o
   return (
     <FormDialogBody
       title="Auto-refill settings"
-      description="Choose when to be reminded to top up, and with which pack."
+      description={settings.mode === 'razorpay' ? 'Choose when to charge your saved card or UPI mandate, and for which pack.' : 'Choose when to get a bank/UPI top-up request, and for which pack.'}
       onSubmit={submit}
       noValidate
-      cancelDisabled={save.isPending}
+      cancelDisabled={busy}
       actions={
-        <Button type="submit" disabled={save.isPending}>
-          {save.isPending && <Spinner label="Saving" className="text-primary-foreground" />}
-          {save.isPending ? 'Saving…' : 'Save settings'}
+        <Button type="submit" disabled={busy || settings.mode === 'unavailable'}>
+          {busy && <Spinner label="Saving" className="text-primary-foreground" />}
+          {busy ? 'Saving…' : needsMandate ? `Save ${method === 'card' ? 'card' : 'UPI mandate'} and pay ${formatRupees(getTopUpPack(pack)!.amountPaise)}` : 'Save settings'}
         </Button>
       }
     >
+      {settings.offReason && (
+        <p role="alert" className="flex items-start gap-2 rounded-md bg-destructive/10 p-3 text-sm text-destructive">
+          <TriangleAlert className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+          <span>Auto-refill was switched off: {settings.offReason} Turning it on again clears this.</span>
+        </p>
+      )}
 
       <label htmlFor={enabledId} className="flex cursor-pointer items-start gap-3 rounded-lg border p-3">
         <input
@@ -181,12 +260,36 @@ function AutoRefillForm({ settings, onSaved }: { settings: AutoRefillSettings; o
         </p>
       </div>
 
+      {settings.mode === 'razorpay' && settings.mandate?.status === 'active' && (
+        <div className="flex flex-wrap items-center justify-between gap-2 rounded-lg border p-3 text-sm">
+          <span>
+            Saved {settings.mandate.method === 'card' ? 'card' : 'UPI mandate'}: <strong>{settings.mandate.label ?? '—'}</strong>
+          </span>
+          <Button type="button" variant="outline" size="sm" onClick={removeMandate} disabled={busy}>
+            Remove
+          </Button>
+        </div>
+      )}
+      {needsMandate && (
+        <fieldset className="space-y-2">
+          <legend className="text-sm font-medium">Pay with</legend>
+          <div className="flex gap-4 text-sm">
+            {(['card', 'upi'] as const).map((m) => (
+              <label key={m} htmlFor={`${methodId}-${m}`} className="flex cursor-pointer items-center gap-2">
+                <input id={`${methodId}-${m}`} type="radio" name="mandate-method" value={m} checked={method === m} onChange={() => setMethod(m)} className="accent-(--color-primary)" />
+                {m === 'card' ? 'Card' : 'UPI Autopay'}
+              </label>
+            ))}
+          </div>
+          <p className="text-xs text-muted-foreground">
+            Razorpay saves it with your first payment, which buys the chosen pack now. Later charges are made only when your balance crosses the threshold, one at a time.
+          </p>
+        </fieldset>
+      )}
+
       <p className="flex items-start gap-2 rounded-md bg-muted p-3 text-sm text-muted-foreground">
         <Info className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
-        <span>
-          These settings drive the low-credit reminder: when your balance falls below the threshold, you are reminded
-          to top up with this pack. Nothing is charged automatically — top-ups are paid by bank transfer or UPI.
-        </span>
+        <span>{autoRefillModeText(settings.mode, settings.mandate?.method ?? method)}</span>
       </p>
     </FormDialogBody>
   );

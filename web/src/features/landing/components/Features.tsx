@@ -7,7 +7,8 @@ import {
   WalletIcon,
   WebhookIcon,
 } from 'lucide-react';
-import { MIN_PAYMENT_PAISE, PAISE_PER_VERIFICATION, formatRupees } from '@common/pricing';
+import { MIN_PAYMENT_PAISE, PAISE_PER_VERIFICATION, autoRefillFeatureText, formatRupees } from '@common/pricing';
+import { usePaymentMethods } from '@/features/payment-methods/api';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { SECTION_IDS } from '../content';
 import { Section } from './Section';
@@ -16,6 +17,8 @@ interface Feature {
   icon: LucideIcon;
   title: string;
   body: string;
+  /** the auto-refill card: its body says which auto-refill this installation runs */
+  autoRefill?: boolean;
 }
 
 export const FEATURES: readonly Feature[] = [
@@ -40,7 +43,8 @@ export const FEATURES: readonly Feature[] = [
   {
     icon: WalletIcon,
     title: 'Prepaid credits with auto-refill',
-    body: `1 credit = ${formatRupees(PAISE_PER_VERIFICATION)} = one verification. Turn on auto-refill and get a low-balance alert before your balance can run out mid-login.`,
+    body: `1 credit = ${formatRupees(PAISE_PER_VERIFICATION)} = one verification. ${autoRefillFeatureText(null)}`,
+    autoRefill: true,
   },
   {
     icon: WebhookIcon,
@@ -56,6 +60,8 @@ export const FEATURES: readonly Feature[] = [
 ];
 
 export function Features() {
+  // The server-rendered page says what is true of both auto-refills; the browser then asks which one runs here.
+  const mode = usePaymentMethods().data?.autoRefill.mode ?? null;
   return (
     <Section
       id={SECTION_IDS.features}
@@ -64,7 +70,7 @@ export function Features() {
       description="A verification API, an authenticator your users can install, and the dashboard, billing and webhooks to run it in production."
     >
       <ul className="grid gap-5 sm:grid-cols-2 lg:grid-cols-3">
-        {FEATURES.map(({ icon: Icon, title, body }) => (
+        {FEATURES.map(({ icon: Icon, title, body, autoRefill }) => (
           <li key={title} className="flex">
             <Card className="flex w-full flex-col transition-shadow hover:shadow-md">
               <CardHeader className="flex-row items-center gap-3 pb-3 sm:flex-col sm:items-start">
@@ -74,7 +80,9 @@ export function Features() {
                 <CardTitle className="text-base">{title}</CardTitle>
               </CardHeader>
               <CardContent>
-                <CardDescription className="leading-relaxed">{body}</CardDescription>
+                <CardDescription className="leading-relaxed">
+                  {autoRefill ? `1 credit = ${formatRupees(PAISE_PER_VERIFICATION)} = one verification. ${autoRefillFeatureText(mode)}` : body}
+                </CardDescription>
               </CardContent>
             </Card>
           </li>

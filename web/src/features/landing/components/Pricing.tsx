@@ -1,6 +1,8 @@
 import { Link } from 'react-router';
 import {
+  AUTO_REFILL_PLAN_FEATURE,
   LANDING_PLANS,
+  autoRefillPlanFeature,
   MIN_PAYMENT_PAISE,
   PAISE_PER_VERIFICATION,
   TOP_UP_PACKS,
@@ -11,13 +13,14 @@ import {
 } from '@common/pricing';
 import { Badge } from '@/components/ui/badge';
 import { PlanCard } from '@/components/site/PlanCard';
+import { usePaymentMethods } from '@/features/payment-methods/api';
 import { cn } from '@/lib/utils';
 import { SECTION_IDS } from '../content';
 import { Section } from './Section';
 
 const PRICE = formatRupees(PAISE_PER_VERIFICATION);
 
-function LandingPlanCard({ plan }: { plan: LandingPlan }) {
+function LandingPlanCard({ plan, autoRefill }: { plan: LandingPlan; autoRefill: string | null }) {
   const figures =
     plan.amountPaise !== null && plan.verifications !== null
       ? {
@@ -40,13 +43,15 @@ function LandingPlanCard({ plan }: { plan: LandingPlan }) {
       badge="Most popular"
       price={figures.price}
       priceNotes={[figures.note]}
-      features={plan.features}
+      features={plan.features.flatMap((f) => (f === AUTO_REFILL_PLAN_FEATURE ? (autoRefill === null ? [] : [autoRefill]) : [f]))}
       cta={plan.cta}
     />
   );
 }
 
 export function Pricing() {
+  // Known once the browser asks the server; the server-rendered page says what is true of both.
+  const autoRefill = autoRefillPlanFeature(usePaymentMethods().data?.autoRefill.mode ?? null);
   return (
     <Section
       id={SECTION_IDS.pricing}
@@ -63,7 +68,7 @@ export function Pricing() {
     >
       <div className="grid gap-6 lg:grid-cols-3">
         {LANDING_PLANS.map((plan) => (
-          <LandingPlanCard key={plan.id} plan={plan} />
+          <LandingPlanCard key={plan.id} plan={plan} autoRefill={autoRefill} />
         ))}
       </div>
 

@@ -156,7 +156,8 @@ function Detail({ term, children }: { term: string; children: ReactNode }) {
   );
 }
 
-function UtrForm({ option }: { option: QrOption }) {
+/** "I paid": the UTR for one issued reference (the QR options here, or an auto-refill request). */
+export function UtrForm({ option }: { option: Pick<QrOption, 'paymentReference' | 'amount' | 'verifications'> }) {
   const id = useId();
   const submit = useSubmitPaymentRequest();
   const [utr, setUtr] = useState('');

@@ -69,6 +69,7 @@ function CreateForm({ onCreated, onCancel, mode }: { onCreated: (w: CreatedWebho
   const [url, setUrl] = useState('');
   const [events, setEvents] = useState<string[]>([]);
   const [secret, setSecret] = useState('');
+  const [description, setDescription] = useState('');
   const create = useCreateWebhook();
 
   function toggle(event: string, on: boolean) {
@@ -84,7 +85,9 @@ function CreateForm({ onCreated, onCancel, mode }: { onCreated: (w: CreatedWebho
     }
     const ordered = WEBHOOK_EVENTS.map((x) => x.id).filter((id) => events.includes(id));
     create.mutate(
-      { url: url.trim(), events: ordered, livemode: mode === 'live', ...(secret.trim() ? { secret: secret.trim() } : {}) },
+      { url: url.trim(), events: ordered, livemode: mode === 'live',
+        ...(description.trim() ? { description: description.trim() } : {}),
+        ...(secret.trim() ? { secret: secret.trim() } : {}) },
       {
         onSuccess: (webhook) => {
           toast({ title: 'Webhook created', description: 'Copy the signing secret now — it is shown only once.' });
@@ -115,6 +118,20 @@ function CreateForm({ onCreated, onCancel, mode }: { onCreated: (w: CreatedWebho
           placeholder="https://example.com/webhooks/sixdigit"
           value={url}
           onChange={(e) => setUrl(e.target.value)}
+        />
+      </div>
+
+      <div className="grid gap-2">
+        <Label htmlFor={`${ids}-description`}>
+          Description <span className="font-normal text-muted-foreground">(optional)</span>
+        </Label>
+        <Input
+          id={`${ids}-description`}
+          autoComplete="off"
+          maxLength={500}
+          placeholder="What this endpoint is for, e.g. Production login service"
+          value={description}
+          onChange={(e) => setDescription(e.target.value)}
         />
       </div>
 
