@@ -4,7 +4,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**', 'e2e/screenshots/**', 'bench/results/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'sdks/typescript/dist/**', 'sdks/typescript/src/generated/**', 'data/**', 'coverage/**', 'e2e/screenshots/**', 'bench/results/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

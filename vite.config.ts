@@ -209,7 +209,7 @@ export default defineConfig(({ isSsrBuild }) => ({
         test: {
           name: 'server',
           root: here('.'),
-          include: ['server/**/*.test.ts', 'common/**/*.test.ts', 'scripts/**/*.test.ts'],
+          include: ['server/**/*.test.ts', 'common/**/*.test.ts', 'scripts/**/*.test.ts', 'sdks/**/*.test.ts'],
           environment: 'node',
           testTimeout: 30_000,
           hookTimeout: 60_000,

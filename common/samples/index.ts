@@ -143,13 +143,13 @@ export interface SampleInput {
 // ---------------------------------------------------------------------------------------------
 
 const shellSingle = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
-const jsString = (text: string) => `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n')}'`;
+export const jsString = (text: string) => `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n')}'`;
 /** JSON strings are valid Python string literals (\uXXXX escapes included). */
-const pyString = (text: string) => JSON.stringify(text);
+export const pyString = (text: string) => JSON.stringify(text);
 const phpString = (text: string) => `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 const jsKey = (key: string) => (/^[A-Za-z_$][\w$]*$/.test(key) ? key : jsString(key));
 
-function jsValue(value: JsonValue, indent: string): string {
+export function jsValue(value: JsonValue, indent: string): string {
   if (typeof value === 'string') return jsString(value);
   if (value === null || typeof value !== 'object') return String(value);
   const inner = `${indent}  `;
@@ -158,7 +158,7 @@ function jsValue(value: JsonValue, indent: string): string {
   return entries.length ? `{\n${entries.join('\n')}\n${indent}}` : '{}';
 }
 
-function pyValue(value: JsonValue, indent: string): string {
+export function pyValue(value: JsonValue, indent: string): string {
   if (typeof value === 'string') return pyString(value);
   if (value === null) return 'None';
   if (typeof value === 'boolean') return value ? 'True' : 'False';

@@ -1,11 +1,7 @@
 import { useMemo, useState } from 'react';
 import { AlertCircle } from 'lucide-react';
-import {
-  API_KEY_PLACEHOLDER,
-  renderSamples,
-  samplesFor,
-  type SampleLanguage,
-} from '@common/samples';
+import { API_KEY_PLACEHOLDER, samplesFor } from '@common/samples';
+import { DOCS_LANGUAGE_LABELS, renderDocsSamples, SDK_INSTALL, SDK_LANGUAGES, type DocsLanguage } from '@common/samples/sdk';
 import { CodeTabs } from '@/components/CodeTabs';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -74,11 +70,11 @@ function Operation({
 }: {
   op: DocOperation;
   baseUrl: string;
-  language: SampleLanguage;
-  onLanguageChange: (language: SampleLanguage) => void;
+  language: DocsLanguage;
+  onLanguageChange: (language: DocsLanguage) => void;
 }) {
   const samples = useMemo(
-    () => samplesFor(op.method, op.path).map((sample) => ({ sample, code: renderSamples(sample.id, { baseUrl, apiKey: API_KEY_PLACEHOLDER }) })),
+    () => samplesFor(op.method, op.path).map((sample) => ({ sample, code: renderDocsSamples(sample.id, { baseUrl, apiKey: API_KEY_PLACEHOLDER }) })),
     [op.method, op.path, baseUrl],
   );
   const titleId = `${op.id}-title`;
@@ -138,7 +134,7 @@ function Operation({
 }
 
 function Reference({ doc }: { doc: OpenApiDocument }) {
-  const [language, setLanguage] = useState<SampleLanguage>('curl');
+  const [language, setLanguage] = useState<DocsLanguage>('curl');
   const baseUrl = apiServerUrl(doc, usePageOrigin());
   const aliasUrl = baseUrl.replace(/\/api\/v1$/, '/v1');
   const operations = useMemo(() => operationsOf(doc), [doc]);
@@ -151,12 +147,13 @@ function Reference({ doc }: { doc: OpenApiDocument }) {
     }
     return [...seen.entries()].sort(([a], [b]) => a.localeCompare(b));
   }, [operations]);
-  const quickStart = useMemo(() => renderSamples('verify', { baseUrl, apiKey: API_KEY_PLACEHOLDER }), [baseUrl]);
+  const quickStart = useMemo(() => renderDocsSamples('verify', { baseUrl, apiKey: API_KEY_PLACEHOLDER }), [baseUrl]);
 
   const toc = [
     { id: 'quick-start', label: 'Quick start' },
     { id: 'authentication', label: 'Authentication' },
     { id: 'test-mode', label: 'Test mode' },
+    { id: 'sdks', label: 'SDKs' },
     ...operations.map((op) => ({ id: op.id, label: `${op.method} ${op.path}` })),
     { id: 'errors', label: 'Errors' },
     { id: 'rate-limits', label: 'Rate limits' },
@@ -263,6 +260,30 @@ function Reference({ doc }: { doc: OpenApiDocument }) {
               <InlineCode>RateLimit-*</InlineCode> headers).
             </li>
           </ul>
+        </section>
+
+        <section id="sdks" aria-labelledby="sdks-title" className="scroll-mt-20">
+          <h2 id="sdks-title" className="text-2xl font-semibold tracking-tight">SDKs</h2>
+          <p className="mt-4 text-muted-foreground">
+            Two SDKs live in the Sixdigit repository, beside the server they are tested against: <InlineCode>sixdigit</InlineCode> for
+            Node 20+ (also Deno and edge runtimes with <InlineCode>fetch</InlineCode>), typed from the OpenAPI document, and{' '}
+            <InlineCode>sixdigit</InlineCode> for Python 3.9+, standard library only. Both retry network errors,{' '}
+            <InlineCode>429</InlineCode> and <InlineCode>5xx</InlineCode> with backoff that honours <InlineCode>Retry-After</InlineCode>, send
+            one <InlineCode>Idempotency-Key</InlineCode> across the retries of a call (a retried check is never billed twice), throw typed
+            errors carrying <InlineCode>code</InlineCode>, <InlineCode>status</InlineCode>, <InlineCode>request_id</InlineCode> and{' '}
+            <InlineCode>doc_url</InlineCode>, walk lists page by page, and verify webhook signatures. Pick the “Node SDK” or “Python SDK” tab on
+            any sample below.
+          </p>
+          <div className="mt-4 grid gap-3 sm:grid-cols-2">
+            {SDK_LANGUAGES.map((lang) => (
+              <div key={lang} className="min-w-0 rounded-lg border p-3">
+                <h3 className="text-sm font-semibold">{DOCS_LANGUAGE_LABELS[lang]}: install</h3>
+                <pre tabIndex={0} aria-label={`${DOCS_LANGUAGE_LABELS[lang]} install commands`} className="mt-2 overflow-x-auto rounded bg-slate-950 p-3 text-xs text-slate-100 outline-none focus-visible:ring-2 focus-visible:ring-ring">
+                  <code className="font-mono">{SDK_INSTALL[lang]}</code>
+                </pre>
+              </div>
+            ))}
+          </div>
         </section>
 
         <section id="endpoints" aria-labelledby="endpoints-title" className="scroll-mt-20">

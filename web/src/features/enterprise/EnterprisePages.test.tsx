@@ -2,6 +2,7 @@ import { act, fireEvent, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { API_KEY_PLACEHOLDER, renderSample } from '@common/samples';
+import { renderSdkSample, SDK_INSTALL } from '@common/samples/sdk';
 import { resetToasts } from '@/components/ui/use-toast';
 import { COPIED_FEEDBACK_MS } from '@/lib/use-copy';
 import { jsonResponse, renderApp, stubServer } from '@/test/render-app';
@@ -205,6 +206,27 @@ describe('enterprise docs', () => {
     expect(copied).toHaveTextContent('Copied');
     act(() => vi.advanceTimersByTime(1));
     expect(within(verify).getByRole('button', { name: 'Copy Python code for POST /verify' })).toHaveTextContent('Copy');
+  });
+
+  it('has Node SDK and Python SDK tabs showing the SDK samples, and an SDKs section with the install commands', async () => {
+    const user = userEvent.setup();
+    serveOpenApi();
+    renderApp('/docs', { variant: 'enterprise' });
+    const verify = await screen.findByRole('article', { name: 'POST /verify' });
+    const input = { baseUrl: 'https://api.example.test/api/v1', apiKey: API_KEY_PLACEHOLDER };
+    expect(within(verify).getAllByRole('tablist')[0]!.textContent).toBe('cURLJavaScriptPythonPHPNode SDKPython SDK');
+    await user.click(within(verify).getAllByRole('tab', { name: 'Node SDK' })[0]!);
+    expect(within(verify).getAllByRole('tabpanel').map((panel) => panel.textContent)).toEqual([
+      renderSdkSample('verify', 'node', input),
+      renderSdkSample('verifyStateless', 'node', input),
+    ]);
+    expect(within(verify).getAllByRole('tabpanel')[0]!.textContent).toContain("  const result = await sixdigit.verify({\n    user_id: 'user_42',\n    totp_code: '123456',\n  });");
+    await user.click(within(verify).getAllByRole('tab', { name: 'Python SDK' })[0]!);
+    const profile = screen.getByRole('article', { name: 'GET /profile' });
+    expect(within(profile).getByRole('tabpanel').textContent).toBe(renderSdkSample('profile', 'pythonSdk', input));
+    const sdks = region(/^SDKs$/);
+    expect(within(sdks).getByLabelText('Python SDK install commands').textContent).toBe(SDK_INSTALL.pythonSdk);
+    expect(within(sdks).getByLabelText('Node SDK install commands').textContent).toBe(SDK_INSTALL.node);
   });
 
   it('says so, with a retry, when the document cannot be loaded', async () => {
