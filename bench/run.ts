@@ -1,20 +1,25 @@
 /**
- * `npm run bench`: autocannon against POST /api/v1/verify, each target its own server process
- * (this process only generates load), ceiling and targets in one run on one machine. Prints one
- * table with a pass/fail column per target (bench/README.md has the goals) and writes
+ * `npm run bench`: POST /api/v1/verify, each target its own server process (this process only
+ * generates load), ceiling and targets in one run on one machine. Throughput closed-loop
+ * (autocannon, 50 connections); latency open-loop at fixed rates (bench/open-loop.ts, paced
+ * without bursts, measured from each request's intended send time). Prints the goals of issue 23
+ * with a pass/fail column per target row, a latency-against-load table, and writes
  * bench/results/latest.json.
  *
  *   BENCH_DURATION=10 BENCH_WARMUP=3 BENCH_CONNECTIONS=50
  *   BENCH_TARGETS=ceiling,sqlite,sqlite-stateless,postgres,postgres-100,postgres-2x
+ *   BENCH_OPEN_RATE=3000 BENCH_OPEN_SECONDS=20 BENCH_OPEN_CONNECTIONS=16
+ *   BENCH_LADDER=1000,5000,max BENCH_LADDER_SECONDS=5   (BENCH_LADDER= to skip)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import autocannon from 'autocannon';
 import { Redis } from 'ioredis';
 import { Secret, TOTP } from 'otpauth';
 import pg from 'pg';
+import { openLoop, type OpenLoopResult } from './open-loop';
 import { loadConfig } from '../server/src/config';
 import { createContext, migrateToLatest, type AppContext } from '../server/src/context';
 import { setRateLimit } from '../server/src/features/business/repo';
@@ -36,14 +41,26 @@ const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const ENCRYPTION_KEY = Buffer.alloc(32, 9).toString('base64');
 /** The per-key limit of the two-instance target: reached within the run, shared through Redis. */
 const SHARED_LIMIT_PER_MINUTE = Number(process.env.BENCH_SHARED_LIMIT ?? 3_000);
-const MAX_RSS_MB = 300;
+const MAX_RSS_MB = 256;
+/** The open loop: a large customer's peak, paced evenly, long enough for several major GCs. */
+const OPEN_RATE = Number(process.env.BENCH_OPEN_RATE ?? 3_000);
+const OPEN_SECONDS = Number(process.env.BENCH_OPEN_SECONDS ?? 20);
+const OPEN_CONNECTIONS = Number(process.env.BENCH_OPEN_CONNECTIONS ?? 16);
+/** The latency-against-load table: these rates besides OPEN_RATE; `max` is the closed loop's req/s. */
+const LADDER = (process.env.BENCH_LADDER ?? '1000,5000,max').split(',').filter(Boolean);
+const LADDER_SECONDS = Number(process.env.BENCH_LADDER_SECONDS ?? 5);
+/** Targets measured open-loop (the ladder too). */
+const OPEN_TARGETS: Target[] = ['ceiling', 'sqlite', 'postgres'];
 
-/** The goals (issue 12): ratio of the ceiling's req/s measured in the same run, and p99. */
-const GOALS: Partial<Record<Target, { ratio?: number; p99?: number; note: string }>> = {
-  sqlite: { ratio: 0.3, p99: 10, note: '≥ 0.30, p99 ≤ 10 ms' },
-  'sqlite-stateless': { ratio: 0.35, note: '≥ 0.35' },
-  postgres: { ratio: 0.1, note: '≥ 0.10' },
-  'postgres-100': { ratio: 0.15, note: '≥ 0.15' },
+/**
+ * The goals (issue 23): ratio of the ceiling's req/s measured in the same run, CPU per request
+ * against the ceiling's, and the open loop's latency at OPEN_RATE.
+ */
+const GOALS: Partial<Record<Target, { ratio?: number; cpu?: number; rss?: boolean; open?: { p50: number; p99: number; nearCeiling: boolean }; note: string }>> = {
+  sqlite: { ratio: 0.45, cpu: 2, rss: true, open: { p50: 1, p99: 3, nearCeiling: true }, note: '≥ 0.45, CPU ≤ 2× ceiling, RSS ≤ 256 MB' },
+  'sqlite-stateless': { ratio: 0.55, cpu: 2, note: '≥ 0.55, CPU ≤ 2× ceiling' },
+  postgres: { ratio: 0.25, cpu: 3, rss: true, open: { p50: 1, p99: 6, nearCeiling: false }, note: '≥ 0.25, CPU ≤ 3× ceiling, RSS ≤ 256 MB' },
+  'postgres-100': { ratio: 0.25, cpu: 3, rss: true, note: '≥ 0.25, CPU ≤ 3× ceiling, RSS ≤ 256 MB' },
   'postgres-2x': { note: `shared limit ${SHARED_LIMIT_PER_MINUTE}/min holds` },
 };
 
@@ -64,6 +81,10 @@ interface Outcome {
   /** server CPU time per measured request (µs): steadier than req/s on a shared machine */
   cpuUsPerRequest?: number;
   rssMb?: number;
+  /** garbage collections in the measured window, per 1,000 requests */
+  gc?: { minorPer1k: number; majorPer1k: number; msPerSecond: number };
+  /** open loop at fixed rates, OPEN_RATE's run first */
+  open?: OpenLoopResult[];
   invariant?: string;
   invariantExact?: boolean;
   check?: { ok: boolean; text: string };
@@ -96,14 +117,48 @@ async function waitForHealth(port: number, child: ChildProcess): Promise<void> {
 /** The V8 flags `npm start` runs the server with (package.json), so the bench runs it the same way. */
 const START_FLAGS = /\bnode ((?:--\S+ )*)--import tsx\b/.exec((JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start)?.[1]?.trim().split(/\s+/) ?? [];
 
+const gcFiles = new WeakMap<ChildProcess, string>();
+
 function startServer(script: string, env: Record<string, string>): ChildProcess {
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', 'bench/results/profiles'] : [];
-  const child = spawn(process.execPath, [...START_FLAGS, ...profile, '--import', 'tsx', script], {
-    env: { ...process.env, ...env },
+  const gcFile = join(mkdtempSync(join(tmpdir(), 'sixdigit-bench-gc-')), 'gc.json');
+  const child = spawn(process.execPath, [...START_FLAGS, ...profile, '--import', 'tsx', '--import', './bench/gc-probe.ts', script], {
+    env: { ...process.env, ...env, BENCH_GC_FILE: gcFile },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
+  gcFiles.set(child, gcFile);
+  cleanups.push(async () => rmSync(dirname(gcFile), { recursive: true, force: true }));
   cleanups.push(() => stopServer(child));
   return child;
+}
+
+interface GcTotals {
+  minor: number;
+  major: number;
+  other: number;
+  ms: number;
+}
+
+/** The server's running GC totals (bench/gc-probe.ts writes them on SIGUSR2). */
+async function gcTotals(child: ChildProcess): Promise<GcTotals> {
+  const file = gcFiles.get(child)!;
+  rmSync(file, { force: true });
+  child.kill('SIGUSR2');
+  for (let i = 0; i < 100; i++) {
+    await sleep(20);
+    try {
+      return JSON.parse(readFileSync(file, 'utf8')) as GcTotals;
+    } catch {
+      /* not written yet */
+    }
+  }
+  return { minor: 0, major: 0, other: 0, ms: 0 };
+}
+
+function gcOver(before: GcTotals[], after: GcTotals[], requests: number, seconds: number): Outcome['gc'] {
+  const sum = (k: keyof GcTotals) => after.reduce((n, a, i) => n + a[k] - before[i]![k], 0);
+  const per1k = (n: number) => Math.round((n * 1000 * 100) / Math.max(1, requests)) / 100;
+  return { minorPer1k: per1k(sum('minor')), majorPer1k: per1k(sum('major')), msPerSecond: Math.round((sum('ms') * 10) / seconds) / 10 };
 }
 
 async function stopServer(child: ChildProcess): Promise<void> {
@@ -235,13 +290,17 @@ async function runCeiling(port: number): Promise<Outcome> {
   let i = 0;
   const next: Body = () => ({ key: 'none', body: JSON.stringify({ user_id: `u${i++}`, totp_code: totp.generate() }) });
   await load(port, WARMUP, next, CONNECTIONS, newCounts());
+  const gcBefore = await gcTotals(child);
   const before = usage(child.pid!);
   const counts = newCounts();
   const result = await load(port, DURATION, next, CONNECTIONS, counts);
   const after = usage(child.pid!);
+  const gcAfter = await gcTotals(child);
   const outcome = summarise('ceiling', [result], counts.notVerified);
   outcome.cpuUsPerRequest = Math.round(((after.cpuMs - before.cpuMs) * 1000) / Math.max(1, outcome.requests));
   outcome.rssMb = after.rssMb;
+  outcome.gc = gcOver([gcBefore], [gcAfter], outcome.requests, DURATION);
+  outcome.open = await ladder('ceiling', port, next, outcome.rps);
   await stopServer(child);
   return outcome;
 }
@@ -253,7 +312,7 @@ async function runTarget(target: Target, port: number): Promise<Outcome> {
   const instances = target === 'postgres-2x' ? 2 : 1;
   const shared = target === 'postgres-2x';
   // Enough users that none is verified twice (replay protection forbids it in one time step).
-  const users = stateless ? 0 : Number(process.env.BENCH_USERS ?? (target === 'sqlite' ? 400_000 : 200_000));
+  const users = stateless ? 0 : Number(process.env.BENCH_USERS ?? (target === 'sqlite' ? 400_000 : target === 'postgres' ? 300_000 : 200_000));
   const usersEach = Math.ceil(users / businesses);
   const redisPrefix = `sixdigit-bench-${Date.now()}:`;
   const env = {
@@ -300,14 +359,18 @@ async function runTarget(target: Target, port: number): Promise<Outcome> {
   const perInstance = Math.max(1, Math.floor(CONNECTIONS / instances));
   const warm = newCounts();
   await Promise.all(ports.map((p) => load(p, WARMUP, next, perInstance, warm)));
+  const gcBefore = await Promise.all(children.map(gcTotals));
   const before = children.map((c) => usage(c.pid!));
   const counts = newCounts();
   const results = await Promise.all(ports.map((p) => load(p, DURATION, next, perInstance, counts)));
   const after = children.map((c) => usage(c.pid!));
-  if (!stateless && i > users) console.error(`  ${target}: WARNING ran out of fresh users (${i} requests for ${users} users): replays counted`);
+  const gcAfter = await Promise.all(children.map(gcTotals));
   const outcome = summarise(target, results, counts.notVerified);
   outcome.cpuUsPerRequest = Math.round((after.reduce((n, u, k) => n + u.cpuMs - before[k]!.cpuMs, 0) * 1000) / Math.max(1, outcome.requests));
   outcome.rssMb = Math.max(...after.map((u) => u.rssMb));
+  outcome.gc = gcOver(gcBefore, gcAfter, outcome.requests, DURATION);
+  outcome.open = await ladder(target, ports[0]!, next, outcome.rps);
+  if (!stateless && i > users) console.error(`  ${target}: WARNING ran out of fresh users (${i} requests for ${users} users): replays counted`);
   // In-flight requests are finished by the graceful shutdown: the ledger is read after it.
   for (const child of children) await stopServer(child);
 
@@ -334,19 +397,60 @@ async function runTarget(target: Target, port: number): Promise<Outcome> {
   return outcome;
 }
 
+/**
+ * Open loop at OPEN_RATE for OPEN_SECONDS (the goal row), then the rest of the latency-against-load
+ * table (LADDER_SECONDS each; `max` = the closed loop's req/s, with as many connections).
+ */
+async function ladder(target: Target, port: number, next: Body, maxRps: number): Promise<OpenLoopResult[] | undefined> {
+  if (!OPEN_TARGETS.includes(target)) return undefined;
+  const runs: OpenLoopResult[] = [];
+  const rates = [String(OPEN_RATE), ...(target === 'ceiling' ? [] : LADDER)];
+  for (const rate of rates) {
+    const goalRun = rate === String(OPEN_RATE);
+    const r = rate === 'max' ? maxRps : Number(rate);
+    if (!(r > 0)) continue;
+    await sleep(1_000);
+    const run = await openLoop({ port, rate: r, seconds: goalRun ? OPEN_SECONDS : LADDER_SECONDS, connections: rate === 'max' ? CONNECTIONS : OPEN_CONNECTIONS, next });
+    console.error(`  ${target}: open loop ${r} req/s for ${run.seconds} s: p50 ${run.p50} ms, p99 ${run.p99} ms, ${run.errors} errors`);
+    runs.push(run);
+  }
+  return runs;
+}
+
 function verdict(o: Outcome, ceiling: Outcome | undefined): { pass: boolean; why: string } {
   const goal = GOALS[o.target];
   const misses: string[] = [];
   if (o.status5xx > 0) misses.push(`${o.status5xx} 5xx`);
+  if (o.errors > 0) misses.push(`${o.errors} errors`);
   if (o.invariantExact === false) misses.push('invariant');
-  if ((o.rssMb ?? 0) > MAX_RSS_MB) misses.push(`RSS > ${MAX_RSS_MB} MB`);
+  if (goal?.rss && (o.rssMb ?? 0) > MAX_RSS_MB) misses.push(`RSS > ${MAX_RSS_MB} MB`);
   if (goal?.ratio !== undefined && (!ceiling || o.rps / ceiling.rps < goal.ratio)) misses.push(`ratio < ${goal.ratio}`);
-  if (goal?.p99 !== undefined && o.p99 > goal.p99) misses.push(`p99 > ${goal.p99} ms`);
+  if (goal?.cpu !== undefined && (!ceiling?.cpuUsPerRequest || (o.cpuUsPerRequest ?? Infinity) > goal.cpu * ceiling.cpuUsPerRequest)) misses.push(`CPU > ${goal.cpu}× ceiling`);
   if (o.check && !o.check.ok) misses.push(o.check.text);
   return { pass: misses.length === 0, why: misses.join(', ') };
 }
 
+/** The open-loop goal at OPEN_RATE: p50, p99 (or, on SQLite, within 1 ms of the ceiling's p99 at that rate), no errors. */
+function openVerdict(o: Outcome, ceiling: Outcome | undefined): { pass: boolean; why: string; goal: string } | undefined {
+  const goal = GOALS[o.target]?.open;
+  const run = o.open?.[0];
+  if (!goal || !run) return undefined;
+  const ceilingP99 = ceiling?.open?.[0]?.p99;
+  const p99Limit = goal.nearCeiling && ceilingP99 !== undefined ? Math.max(goal.p99, ceilingP99 + 1) : goal.p99;
+  const misses: string[] = [];
+  if (run.p50 > goal.p50) misses.push(`p50 > ${goal.p50} ms`);
+  if (run.p99 > p99Limit) misses.push(`p99 > ${p99Limit} ms`);
+  if (run.errors > 0) misses.push(`${run.errors} errors`);
+  if (run.status5xx > 0) misses.push(`${run.status5xx} 5xx`);
+  if (run.notVerified > 0) misses.push(`${run.notVerified} not verified`);
+  if (o.invariantExact === false) misses.push('invariant');
+  const near = goal.nearCeiling ? ` or ≤ ceiling's p99 + 1 ms (ceiling p99 ${ceilingP99 ?? '—'} ms)` : '';
+  return { pass: misses.length === 0, why: misses.join(', '), goal: `p50 ≤ ${goal.p50} ms, p99 ≤ ${goal.p99} ms${near}, 0 errors` };
+}
+
 const outcomes: Outcome[] = [];
+const loadAtStart = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+console.error(`load average at the start: ${loadAtStart}`);
 console.error(`bench: ${DURATION}s measured after ${WARMUP}s warm-up, ${CONNECTIONS} connections, targets ${TARGETS.join(', ')}`);
 try {
   for (const [k, target] of TARGETS.entries()) {
@@ -360,15 +464,52 @@ try {
 }
 
 const ceiling = outcomes.find((o) => o.target === 'ceiling');
-console.log('\n| target | goal | req/s | ratio to ceiling | p50 ms | p99 ms | CPU µs/req | RSS MB | 5xx | errors | not verified | ledger invariant | result |');
-console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+let failed = false;
+const load1 = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+console.log(`\nLoad average at the start: ${loadAtStart}; at the end: ${load1}.`);
+console.log(`\nClosed loop, ${CONNECTIONS} connections, ${DURATION} s after ${WARMUP} s warm-up:\n`);
+console.log('| target | goal | req/s | ratio to ceiling | p50 ms | p99 ms | CPU µs/req | CPU × ceiling | GC minor / major per 1k req | GC ms/s | RSS MB | 5xx | errors | not verified | ledger invariant | result |');
+console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
 for (const o of outcomes) {
   const ratio = ceiling ? (o.rps / ceiling.rps).toFixed(2) : 'n/a';
+  const cpuRatio = ceiling?.cpuUsPerRequest && o.cpuUsPerRequest ? (o.cpuUsPerRequest / ceiling.cpuUsPerRequest).toFixed(2) : '—';
   const { pass, why } = verdict(o, ceiling);
+  if (o.target !== 'ceiling' && !pass) failed = true;
   const result = o.target === 'ceiling' ? '—' : pass ? 'PASS' : `FAIL (${why})`;
-  const goal = o.target === 'ceiling' ? '—' : `${GOALS[o.target]?.note ?? ''}; RSS ≤ ${MAX_RSS_MB} MB`;
+  const goal = o.target === 'ceiling' ? '—' : `${GOALS[o.target]?.note ?? ''}; 0 5xx, ledger exact`;
   const invariant = o.check ? `${o.invariant ?? '—'}; ${o.check.text}` : (o.invariant ?? '—');
-  console.log(`| ${o.target} | ${goal} | ${o.rps} | ${ratio} | ${o.p50} | ${o.p99} | ${o.cpuUsPerRequest ?? '—'} | ${o.rssMb ?? '—'} | ${o.status5xx} | ${o.errors} | ${o.notVerified} | ${invariant} | ${result} |`);
+  const gc = o.gc ? `${o.gc.minorPer1k} / ${o.gc.majorPer1k}` : '—';
+  console.log(
+    `| ${o.target} | ${goal} | ${o.rps} | ${ratio} | ${o.p50} | ${o.p99} | ${o.cpuUsPerRequest ?? '—'} | ${cpuRatio} | ${gc} | ${o.gc?.msPerSecond ?? '—'} | ${o.rssMb ?? '—'} | ${o.status5xx} | ${o.errors} | ${o.notVerified} | ${invariant} | ${result} |`,
+  );
+}
+const opened = outcomes.filter((o) => o.open && o.open.length > 0);
+if (opened.length > 0) {
+  console.log(`\nOpen loop at a fixed ${OPEN_RATE} req/s for ${OPEN_SECONDS} s (${OPEN_CONNECTIONS} connections, paced evenly, latency from each request's intended send time):\n`);
+  console.log('| target | goal | answered/s | p50 ms | p90 ms | p99 ms | p99.9 ms | max ms | errors | 5xx | not verified | result |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
+  for (const o of opened) {
+    const run = o.open![0]!;
+    const v = openVerdict(o, ceiling);
+    if (v && !v.pass) failed = true;
+    const result = !v ? '—' : v.pass ? 'PASS' : `FAIL (${v.why})`;
+    console.log(`| ${o.target} | ${v?.goal ?? '—'} | ${run.achievedRps} | ${run.p50} | ${run.p90} | ${run.p99} | ${run.p999} | ${run.max} | ${run.errors} | ${run.status5xx} | ${run.notVerified} | ${result} |`);
+  }
+  const ladders = opened.filter((o) => o.open!.length > 1);
+  if (ladders.length > 0) {
+    console.log(`\nLatency against load (open loop; ${LADDER_SECONDS} s per rate, ${OPEN_SECONDS} s at ${OPEN_RATE}; "max" is the closed loop's req/s):\n`);
+    console.log('| target | offered req/s | answered/s | p50 ms | p90 ms | p99 ms | p99.9 ms | max ms | errors | 5xx |');
+    console.log('|---|---|---|---|---|---|---|---|---|---|');
+    for (const o of ladders) {
+      for (const run of [...o.open!].sort((a, b) => a.rate - b.rate)) {
+        console.log(`| ${o.target} | ${run.rate} | ${run.achievedRps} | ${run.p50} | ${run.p90} | ${run.p99} | ${run.p999} | ${run.max} | ${run.errors} | ${run.status5xx} |`);
+      }
+    }
+  }
 }
 mkdirSync('bench/results', { recursive: true });
-writeFileSync('bench/results/latest.json', JSON.stringify({ at: new Date().toISOString(), duration: DURATION, warmup: WARMUP, connections: CONNECTIONS, outcomes }, null, 2));
+writeFileSync(
+  'bench/results/latest.json',
+  JSON.stringify({ at: new Date().toISOString(), loadAtStart, duration: DURATION, warmup: WARMUP, connections: CONNECTIONS, openRate: OPEN_RATE, openSeconds: OPEN_SECONDS, outcomes }, null, 2),
+);
+if (failed) process.exitCode = 1;

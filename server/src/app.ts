@@ -133,47 +133,13 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     done(null, Object.fromEntries(new URLSearchParams(body as string)));
   });
 
+  // The request id, the Host check and the metrics run for every route and page.
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
   // The Host is checked once, here, for every route and page (lib/http.ts).
   app.addHook('onRequest', refuseMalformedHost);
-  // Every write made while an administrator acts as someone else is audited.
-  app.addHook('onResponse', auditImpersonatedWrite);
   installMetrics(app);
-
-  // Cookie-authenticated writes must come from our own pages (features/auth/csrf.ts).
-  installCsrfGuard(app);
-  // An administrator acting as someone never receives their key, secret or backup code (routes
-  // flagged `carriesSecret`; features/admin/impersonation-guard.ts).
-  app.addHook('onRequest', refuseSecretsWhileImpersonating);
-
-  await app.register(helmet, {
-    hsts: config.isProduction,
-    // no-referrer would make browsers send `Origin: null` on our own form posts.
-    referrerPolicy: { policy: 'same-origin' },
-    contentSecurityPolicy: {
-      useDefaults: false,
-      directives: {
-        defaultSrc: ["'self'"],
-        baseUri: ["'self'"],
-        // wasm-unsafe-eval lets the page compile WebAssembly (the vault's Argon2id, the QR reader);
-        // it allows no JavaScript eval and no script from anywhere else.
-        scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
-        fontSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'"],
-        workerSrc: ["'self'", 'blob:'],
-        manifestSrc: ["'self'"],
-        objectSrc: ["'none'"],
-        frameAncestors: ["'none'"],
-        formAction: ["'self'"],
-        ...(config.isProduction ? { upgradeInsecureRequests: [] } : {}),
-      },
-    },
-  });
-  await app.register(cookie);
 
   // Shared rate-limit counters for several instances. Connected before we listen, so a wrong
   // REDIS_URL stops the start with a clear error instead of failing requests later.
@@ -227,45 +193,91 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     transformObject: (input) => completePublicApiDocument(jsonSchemaTransformObject(input) as Record<string, unknown>) as ReturnType<typeof jsonSchemaTransformObject>,
   });
 
-  await app.register(healthRoutes);
-  await app.register(authRoutes);
-  await app.register(passkeyRoutes);
-  await app.register(businessRoutes);
-  await app.register(receiptRoutes);
-  await app.register(webhookRoutes);
-  await app.register(paymentRoutes);
-  await app.register(autoRefillRoutes);
-  await app.register(razorpayWebhookRoutes);
-  await app.register(financialRoutes);
-  await app.register(userTotpRoutes);
-  await app.register(secondFactorRoutes);
-  await app.register(sessionRoutes);
-  await app.register(mailRoutes);
-  await app.register(adminMfaRoutes);
-  await app.register(adminImpersonationRoutes);
-  await app.register(adminRoutes);
-  await app.register(adminBusinessRoutes);
-  await app.register(lunaRoutes);
-  await app.register(contactRoutes);
-  await app.register(paymentMethodsRoutes);
-  await app.register(siteRoutes);
-  await app.register(siteFiguresRoutes);
-  // One per-key budget for every v1 route on both mounts.
+  // Two sibling scopes. The public API (/api/v1, /v1) is authenticated by API key only: its
+  // requests never run the cookie stack's hooks (cookie parsing, CSRF, the impersonation guard
+  // and audit, helmet's page policy), which only cost time there (issue 23). Everything else —
+  // the dashboard's cookie API, the pages, the static files and the 404 handler — is the
+  // cookie/page scope.
   const apiKeyRateLimit = createApiKeyRateLimit(app);
-  await app.register(verifyRoutesV1, { prefix: '/api/v1', rateLimit: apiKeyRateLimit });
-  // /v1 is an alias (the enterprise docs use it), left out of the OpenAPI document.
-  await app.register(
-    async (alias) => {
-      alias.addHook('onRoute', (route) => {
-        route.schema = { ...(route.schema ?? {}), hide: true };
-      });
-      await alias.register(verifyRoutesV1, { rateLimit: apiKeyRateLimit });
-    },
-    { prefix: '/v1' },
-  );
-  app.get('/api/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  await app.register(async (api) => {
+    // One per-key budget for every v1 route on both mounts.
+    await api.register(verifyRoutesV1, { prefix: '/api/v1', rateLimit: apiKeyRateLimit });
+    // /v1 is an alias (the enterprise docs use it), left out of the OpenAPI document.
+    await api.register(
+      async (alias) => {
+        alias.addHook('onRoute', (route) => {
+          route.schema = { ...(route.schema ?? {}), hide: true };
+        });
+        await alias.register(verifyRoutesV1, { rateLimit: apiKeyRateLimit });
+      },
+      { prefix: '/v1' },
+    );
+  });
 
-  await registerWebApp(app);
+  await app.register(async (pages) => {
+    // Every write made while an administrator acts as someone else is audited.
+    pages.addHook('onResponse', auditImpersonatedWrite);
+    // Cookie-authenticated writes must come from our own pages (features/auth/csrf.ts).
+    installCsrfGuard(pages);
+    // An administrator acting as someone never receives their key, secret or backup code (routes
+    // flagged `carriesSecret`; features/admin/impersonation-guard.ts).
+    pages.addHook('onRequest', refuseSecretsWhileImpersonating);
+
+    await pages.register(helmet, {
+      hsts: config.isProduction,
+      // no-referrer would make browsers send `Origin: null` on our own form posts.
+      referrerPolicy: { policy: 'same-origin' },
+      contentSecurityPolicy: {
+        useDefaults: false,
+        directives: {
+          defaultSrc: ["'self'"],
+          baseUri: ["'self'"],
+          // wasm-unsafe-eval lets the page compile WebAssembly (the vault's Argon2id, the QR reader);
+          // it allows no JavaScript eval and no script from anywhere else.
+          scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
+          styleSrc: ["'self'", "'unsafe-inline'"],
+          imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
+          fontSrc: ["'self'", 'data:'],
+          connectSrc: ["'self'"],
+          workerSrc: ["'self'", 'blob:'],
+          manifestSrc: ["'self'"],
+          objectSrc: ["'none'"],
+          frameAncestors: ["'none'"],
+          formAction: ["'self'"],
+          ...(config.isProduction ? { upgradeInsecureRequests: [] } : {}),
+        },
+      },
+    });
+    await pages.register(cookie);
+
+    await pages.register(healthRoutes);
+    await pages.register(authRoutes);
+    await pages.register(passkeyRoutes);
+    await pages.register(businessRoutes);
+    await pages.register(receiptRoutes);
+    await pages.register(webhookRoutes);
+    await pages.register(paymentRoutes);
+    await pages.register(autoRefillRoutes);
+    await pages.register(razorpayWebhookRoutes);
+    await pages.register(financialRoutes);
+    await pages.register(userTotpRoutes);
+    await pages.register(secondFactorRoutes);
+    await pages.register(sessionRoutes);
+    await pages.register(mailRoutes);
+    await pages.register(adminMfaRoutes);
+    await pages.register(adminImpersonationRoutes);
+    await pages.register(adminRoutes);
+    await pages.register(adminBusinessRoutes);
+    await pages.register(lunaRoutes);
+    await pages.register(contactRoutes);
+    await pages.register(paymentMethodsRoutes);
+    await pages.register(siteRoutes);
+    await pages.register(siteFiguresRoutes);
+    // The document is JSON for tools, served with the pages' headers as before.
+    pages.get('/api/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+    await registerWebApp(pages);
+  });
 
   app.addHook('onClose', async () => {
     stopSharingKeys?.();

@@ -4951,7 +4951,9 @@ export interface operations {
     testWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                "idempotency-key"?: string;
+            };
             path: {
                 /** @description A webhook endpoint id. */
                 id: string;
@@ -4963,6 +4965,7 @@ export interface operations {
             /** @description Success */
             202: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -5110,9 +5113,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The endpoint is switched off (conflict) */
+            /** @description The endpoint is switched off, or Idempotency-Key reused with another request (conflict) */
             409: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];

@@ -21,6 +21,7 @@ import * as m20261125420000 from './20261125420000_mail_outbox';
 import * as m20261125421000 from './20261125421000_test_mode';
 import * as m20261125430000 from './20261125430000_receipts';
 import * as m20261125440000 from './20261125440000_auto_refill';
+import * as m20261125450000 from './20261125450000_verification_index_prefix';
 
 /** Every migration, by name; names sort in the order they run. Add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -46,4 +47,5 @@ export const migrations: Record<string, Migration> = {
   '20261125421000_test_mode': m20261125421000,
   '20261125430000_receipts': m20261125430000,
   '20261125440000_auto_refill': m20261125440000,
+  '20261125450000_verification_index_prefix': m20261125450000,
 };

@@ -136,6 +136,7 @@ export const PUBLIC_OPERATIONS: Record<string, OperationSpec> = {
   'post /webhook_endpoints/{id}/test': {
     operationId: 'testWebhookEndpoint',
     errors: { '404': ['not_found'], '409': ['conflict'] },
+    idempotent: true,
     example: { queued: true, delivery_id: 'msg_2Vx8LkP0qR7tZ1aB9cDe' },
   },
   'get /webhook_endpoints/{id}/deliveries': {

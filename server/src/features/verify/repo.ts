@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import { CompiledQuery, sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { Db } from '../../db';
 import { toBoolean, toDate, toDateOrNull, toNumber } from '../../db/normalize';
 import { preparedQuery, type QueryTarget } from '../../db/prepared';
@@ -50,7 +50,15 @@ export interface Enrolment {
   livemode: boolean;
 }
 
-function toEnrolment(row: Selectable<EnrolmentTable>): Enrolment {
+type EnrolmentRow = Pick<
+  Selectable<EnrolmentTable>,
+  'id' | 'business_id' | 'external_user_id' | 'secret_enc' | 'algorithm' | 'digits' | 'period' | 'last_used_step' | 'purpose' | 'livemode'
+>;
+
+/** The columns a check reads (not the timestamps, which PostgreSQL's driver would parse for nothing). */
+const ENROLMENT_COLUMNS = 'e.id, e.business_id, e.external_user_id, e.secret_enc, e.algorithm, e.digits, e.period, e.last_used_step, e.purpose, e.livemode';
+
+function toEnrolment(row: EnrolmentRow): Enrolment {
   return {
     id: row.id,
     businessId: row.business_id,
@@ -208,19 +216,6 @@ export async function debitBalance(trx: QueryTarget, businessId: string, amountP
   return row ? toDebited(row) : null;
 }
 
-const advanceStep = preparedQuery((db, enrolmentId: string, step: number, now: Date) =>
-  db
-    .updateTable('enrolment')
-    .set({ last_used_step: step, updated_at: now })
-    .where('id', '=', enrolmentId)
-    .where((eb) => eb.or([eb('last_used_step', 'is', null), eb('last_used_step', '<', step)])),
-);
-
-/** RFC 6238 §5.2: accept a step only if it is later than the last accepted one (atomic). */
-export async function advanceLastUsedStep(trx: QueryTarget, enrolmentId: string, step: number, now: Date): Promise<boolean> {
-  return Number((await advanceStep(trx, enrolmentId, step, now)).numAffectedRows ?? 0) > 0;
-}
-
 /** Marks an unused backup code used; false when there is no such unused code. */
 export async function consumeBackupCode(trx: Executor, enrolmentId: string, codeHash: string, now: Date): Promise<boolean> {
   const code = await trx
@@ -341,33 +336,6 @@ export async function listVerificationsBetween(db: Executor, businessId: string,
   return rows.map(toVerification);
 }
 
-const selectRecentChecks = preparedQuery((db, businessId: string, livemode: boolean, externalUserId: string, since: Date, limit: number) =>
-  db
-    .selectFrom('totp_verification')
-    .select(['status', 'created_at'])
-    .where('business_id', '=', businessId)
-    .where('livemode', '=', livemode)
-    .where('external_user_id', '=', externalUserId)
-    .where('created_at', '>=', since)
-    // A replayed code is the right code sent again (a double submit), not a guess.
-    .where('status', '!=', 'replayed')
-    .orderBy('created_at', 'desc')
-    .limit(limit),
-);
-
-/** The latest checks of one enrolled user inside the throttle window, newest first, replays left out. */
-export async function recentChecksForUser(
-  db: QueryTarget,
-  businessId: string,
-  livemode: boolean,
-  externalUserId: string,
-  since: Date,
-  limit: number,
-): Promise<Array<{ status: VerificationStatus; createdAt: Date }>> {
-  const { rows } = await selectRecentChecks(db, businessId, livemode, externalUserId, since, limit);
-  return rows.map((r) => ({ status: r.status, createdAt: toDate(r.created_at) }));
-}
-
 // --- idempotency ----------------------------------------------------------------------------
 
 export interface IdempotencyRecord {
@@ -422,13 +390,55 @@ export async function insertIdempotencyRecord(
 }
 
 // --- a group of checks (group commit) --------------------------------------------------------
-// The same statements as above for many users at once: on PostgreSQL one round trip each for
-// the whole group (a group of 50 checks costs ~6 round trips, not ~250); on SQLite, where a
-// statement is a function call (synchronous inside a group), the one-user statements in a loop.
+// The same statements as above for many users at once, one statement each for the whole group:
+// on PostgreSQL one round trip each (a group of 50 checks costs ~5 round trips, not ~250), the
+// group's values as arrays (unnest); on SQLite, where a statement is a function call, one call
+// instead of one per check, the group's values as one JSON array (json_each) bound once.
 
 function oneByOne(tx: CheckTx): boolean {
   return tx.dialect === 'sqlite';
 }
+
+/** A SQLite statement of the group: synchronous on a held connection, else through Kysely (same SQL). */
+async function sqliteRows<Row>(tx: CheckTx, text: string, parameters: unknown[]): Promise<Row[]> {
+  const run = tx.run;
+  if ('statements' in run) {
+    const statement = run.statements.prepare(text);
+    if (statement.reader) return statement.all(parameters) as Row[];
+    statement.run(parameters);
+    return [];
+  }
+  return (await run.executeQuery<Row>(CompiledQuery.raw(text, parameters))).rows;
+}
+
+// The group's users as one JSON array of [business_id, livemode (1/0, as SQLite stores it), user_id].
+function usersJson(users: UserRef[]): string {
+  return JSON.stringify(users.map((u) => [u.businessId, u.livemode ? 1 : 0, u.externalUserId]));
+}
+
+const SQLITE_ENROLMENTS = `select ${ENROLMENT_COLUMNS} from json_each(?) as u
+  join enrolment as e on e.business_id = u.value ->> 0 and e.livemode = u.value ->> 1 and e.external_user_id = u.value ->> 2`;
+
+// Per user (the index of the JSON array), the newest `limit` checks inside the window, newest
+// first; a replayed code is the right code sent again (a double submit), not a guess.
+const SQLITE_RECENT_CHECKS = `select k, status, created_at from (
+    select u.key as k, v.status, v.created_at, row_number() over (partition by u.key order by v.created_at desc) as n
+    from json_each(?) as u
+    -- The user's index by name: (business, mode, created_at) matches as many terms, and the
+    -- planner, without statistics, took it and read every check of the business in the window.
+    join totp_verification as v indexed by verification_user_time_idx on v.business_id = u.value ->> 0 and v.external_user_id = u.value ->> 2
+    where v.livemode = u.value ->> 1 and v.created_at >= ? and v.status != 'replayed'
+  ) where n <= ? order by k, created_at desc`;
+
+const SQLITE_ADVANCE_STEPS = `update enrolment set last_used_step = s.value ->> 1, updated_at = ?
+  from json_each(?) as s
+  where enrolment.id = s.value ->> 0 and (enrolment.last_used_step is null or enrolment.last_used_step < s.value ->> 1)
+  returning enrolment.id`;
+
+const SQLITE_INSERT_VERIFICATIONS = `insert into totp_verification
+    (id, business_id, external_user_id, mode, method, purpose, status, cost_paise, response_time_ms, created_at, livemode)
+  select v.value ->> 0, v.value ->> 1, v.value ->> 2, v.value ->> 3, v.value ->> 4, v.value ->> 5, v.value ->> 6, v.value ->> 7, v.value ->> 8, v.value ->> 9, v.value ->> 10
+  from json_each(?) as v`;
 
 /** A check's (business, mode, user) as one map key: one user_id may be enrolled in both modes. */
 export function userKey(businessId: string, livemode: boolean, externalUserId: string): string {
@@ -449,17 +459,15 @@ export async function findEnrolmentsLocked(tx: CheckTx, users: UserRef[]): Promi
   const found = new Map<string, Enrolment>();
   if (users.length === 0) return found;
   if (oneByOne(tx)) {
-    for (const u of users) {
-      const e = await findEnrolment(tx.run, u.businessId, u.livemode, u.externalUserId);
-      if (e) found.set(userKey(u.businessId, u.livemode, u.externalUserId), e);
-    }
+    const rows = await sqliteRows<EnrolmentRow>(tx, SQLITE_ENROLMENTS, [usersJson(users)]);
+    for (const row of rows) found.set(userKey(row.business_id, toBoolean(row.livemode), row.external_user_id), toEnrolment(row));
     return found;
   }
-  const { rows } = await sql<Selectable<EnrolmentTable>>`
-    select * from enrolment
-    where (business_id, livemode, external_user_id) in
+  const { rows } = await sql<EnrolmentRow>`
+    select ${sql.raw(ENROLMENT_COLUMNS)} from enrolment as e
+    where (e.business_id, e.livemode, e.external_user_id) in
       (select * from unnest(${users.map((u) => u.businessId)}::text[], ${users.map((u) => u.livemode)}::boolean[], ${users.map((u) => u.externalUserId)}::text[]))
-    order by business_id, livemode, external_user_id for update of enrolment`.execute(tx.kysely);
+    order by e.business_id, e.livemode, e.external_user_id for update of e`.execute(tx.kysely);
   for (const row of rows) found.set(userKey(row.business_id, toBoolean(row.livemode), row.external_user_id), toEnrolment(row));
   return found;
 }
@@ -474,8 +482,11 @@ export async function recentChecksForUsers(
   const recent = new Map<string, Array<{ status: VerificationStatus; createdAt: Date }>>();
   if (users.length === 0) return recent;
   if (oneByOne(tx)) {
-    for (const u of users) {
-      recent.set(userKey(u.businessId, u.livemode, u.externalUserId), await recentChecksForUser(tx.run, u.businessId, u.livemode, u.externalUserId, since, limit));
+    for (const u of users) recent.set(userKey(u.businessId, u.livemode, u.externalUserId), []);
+    const rows = await sqliteRows<{ k: number; status: VerificationStatus; created_at: string }>(tx, SQLITE_RECENT_CHECKS, [usersJson(users), since.toISOString(), limit]);
+    for (const row of rows) {
+      const u = users[row.k]!;
+      recent.get(userKey(u.businessId, u.livemode, u.externalUserId))!.push({ status: row.status, createdAt: toDate(row.created_at) });
     }
     return recent;
   }
@@ -522,12 +533,16 @@ export async function debitBalances(tx: CheckTx, amounts: Map<string, number>, n
   return debited;
 }
 
-/** advanceLastUsedStep for many enrolments; returns the ids whose step did advance. */
+/**
+ * RFC 6238 §5.2, the replay guard: each enrolment's last accepted step moves to the check's step
+ * only if that is later (atomic). Returns the ids whose step did advance.
+ */
 export async function advanceLastUsedSteps(tx: CheckTx, steps: Array<{ enrolmentId: string; step: number }>, now: Date): Promise<Set<string>> {
   const advanced = new Set<string>();
   if (steps.length === 0) return advanced;
   if (oneByOne(tx)) {
-    for (const s of steps) if (await advanceLastUsedStep(tx.run, s.enrolmentId, s.step, now)) advanced.add(s.enrolmentId);
+    const rows = await sqliteRows<{ id: string }>(tx, SQLITE_ADVANCE_STEPS, [now.toISOString(), JSON.stringify(steps.map((s) => [s.enrolmentId, s.step]))]);
+    for (const row of rows) advanced.add(row.id);
     return advanced;
   }
   const { rows } = await sql<{ id: string }>`
@@ -542,7 +557,20 @@ export async function advanceLastUsedSteps(tx: CheckTx, steps: Array<{ enrolment
 export async function insertVerifications(tx: CheckTx, verifications: Verification[]): Promise<void> {
   if (verifications.length === 0) return;
   if (oneByOne(tx)) {
-    for (const v of verifications) await insertVerification(tx.run, v);
+    const values = verifications.map((v) => [
+      v.id,
+      v.businessId,
+      v.externalUserId,
+      v.mode,
+      v.method,
+      v.purpose,
+      v.status,
+      v.costPaise,
+      v.responseTimeMs,
+      v.createdAt.toISOString(),
+      v.livemode ? 1 : 0,
+    ]);
+    await sqliteRows(tx, SQLITE_INSERT_VERIFICATIONS, [JSON.stringify(values)]);
     return;
   }
   await tx.kysely

@@ -42,7 +42,7 @@ const TOUCH_INTERVAL_MS = 60_000;
 const lastTouched = new Map<string, number>();
 
 /**
- * The JSON API's fixed header set, in place of helmet's per-response work (its CSP and the
+ * The JSON API's fixed header set (helmet runs only in the pages' scope, app.ts: its CSP and the
  * rest are for HTML pages): nothing here is a page, framed, cached or sniffed.
  */
 const API_HEADERS = {
@@ -121,11 +121,6 @@ export async function verifyRoutesV1(app: FastifyInstance, options: VerifyRoutes
   app.decorateRequest('apiKeyId', null);
   app.decorateRequest('livemode', true);
   app.decorateRequest('startedAt', 0);
-  app.addHook('onRoute', (route) => {
-    // @fastify/helmet reads this per request (its route option `helmet: false` is resolved
-    // by its own onRoute hook, which may already have run).
-    route.config = { ...route.config, helmet: { skipRoute: true } } as typeof route.config;
-  });
   app.addHook('onRequest', authenticateApiKey);
   // Per-key limit, each business its own figure; runs as soon as the key is known, before the
   // body is read, so every answer to a recognised key (400, 413 and the rest too) carries RateLimit-*.

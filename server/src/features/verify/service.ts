@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { LOW_BALANCE_THRESHOLD_PAISE, PAISE_PER_VERIFICATION, getTopUpPack, paiseToDecimalString, verificationsForPaise } from '@common/pricing';
 import type { AppContext } from '../../context';
 import { AppError } from '../../lib/errors';
-import { newId } from '../../lib/ids';
+import { newId, newTimeOrderedId } from '../../lib/ids';
 import type { Business } from '../business/repo';
 import { startRefillOnCrossing } from '../autorefill/service';
 import { enqueueEvent } from '../webhooks/events';
@@ -490,7 +490,7 @@ async function recordGroup(ctx: AppContext, tx: repo.CheckTx, items: PendingChec
     const item = items[d.index]!;
     const backup = 'backup_code' in item.input && item.input.backup_code !== undefined;
     return {
-      id: newId('ver'),
+      id: newTimeOrderedId('ver'),
       businessId: item.business.id,
       externalUserId: d.enrolment?.externalUserId ?? null,
       mode: d.enrolment ? 'managed' : 'stateless',

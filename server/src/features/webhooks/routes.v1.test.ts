@@ -101,6 +101,25 @@ describeEachDialect('public API v1: webhook endpoints', (dialect) => {
       expect(list.data.map((e: Json) => e.id)).toEqual([first.json().id]);
     });
 
+    it('POST /test with an Idempotency-Key: a retry gets the first answer and queues no second ping; the key on another endpoint is a conflict', async () => {
+      await clear(acme);
+      const one = await created(acme);
+      const two = await created(acme);
+      const key = unique('idem-test');
+      const first = await call(acme, 'POST', `/api/v1/webhook_endpoints/${one.id}/test`, undefined, { 'idempotency-key': key });
+      const retry = await call(acme, 'POST', `/api/v1/webhook_endpoints/${one.id}/test`, undefined, { 'idempotency-key': key });
+      expect(first.statusCode, first.body).toBe(202);
+      expect(retry.statusCode).toBe(202);
+      expect(retry.json()).toEqual(first.json());
+      expect(retry.headers['idempotent-replayed']).toBe('true');
+      const deliveries = (await call(acme, 'GET', `/api/v1/webhook_endpoints/${one.id}/deliveries`)).json();
+      expect(deliveries.data.map((d: Json) => d.id)).toEqual([first.json().delivery_id]);
+      expectError(await call(acme, 'POST', `/api/v1/webhook_endpoints/${two.id}/test`, undefined, { 'idempotency-key': key }), 409, 'conflict');
+      // Without a key every call is its own ping.
+      await call(acme, 'POST', `/api/v1/webhook_endpoints/${one.id}/test`);
+      expect((await call(acme, 'GET', `/api/v1/webhook_endpoints/${one.id}/deliveries`)).json().data).toHaveLength(2);
+    });
+
     it('refuses bad input with 400 validation_failed naming each field in error.details', async () => {
       const cases: Array<[string, object, string]> = [
         ['no url', { events: ['credit.low'] }, 'url'],

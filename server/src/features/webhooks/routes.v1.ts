@@ -113,13 +113,16 @@ export async function webhookEndpointRoutesV1(app: FastifyInstance): Promise<voi
       schema: {
         ...common,
         summary: 'Send a signed test.ping event to the endpoint',
+        headers: IdempotencyHeaders,
         params: EndpointParams,
-        response: { 202: TestEventQueued, 404: notFound, 409: ErrorEnvelope.describe('The endpoint is switched off (conflict)') },
+        response: { 202: TestEventQueued, 404: notFound, 409: ErrorEnvelope.describe('The endpoint is switched off, or Idempotency-Key reused with another request (conflict)') },
       },
     },
     async (request, reply) => {
-      const { deliveryId } = await service.sendTestEvent(ctx, owner(request), request.params.id);
-      return reply.status(202).send({ queued: true as const, delivery_id: deliveryId });
+      const result = await service.sendTestEventForApi(ctx, owner(request), request.params.id, request.headers['idempotency-key']);
+      if (result.replayed) reply.header('idempotent-replayed', 'true');
+      // Always 202: only a queued ping's answer is ever stored for replay.
+      return reply.status(202).send(result.body as z.infer<typeof TestEventQueued>);
     },
   );
 

@@ -188,14 +188,35 @@ export async function deleteEndpoint(ctx: AppContext, owner: EndpointOwner, id: 
  * Queues a signed `test.ping` to one endpoint through the outbox, like any event: logged, retried,
  * and the answer names the delivery (the `webhook-id` the receiver sees).
  */
-export async function sendTestEvent(ctx: AppContext, owner: EndpointOwner, id: string, now = new Date()): Promise<{ deliveryId: string }> {
+export async function sendTestEvent(
+  ctx: AppContext,
+  owner: EndpointOwner,
+  id: string,
+  now = new Date(),
+  remember?: (trx: Transaction<Database>, deliveryId: string) => Promise<void>,
+): Promise<{ deliveryId: string }> {
   const webhook = await getEndpoint(ctx, owner, id);
   if (!webhook.isActive) throw new AppError('conflict', 'Turn the webhook endpoint on before sending a test event.');
-  const [deliveryId] = await enqueueEvent(ctx.db, owner.businessId, TEST_EVENT, { message: 'This is a test event from Sixdigit.', webhook_id: id }, now, {
-    onlyWebhookId: id,
-    livemode: webhook.livemode,
+  return ctx.db.transaction().execute(async (trx) => {
+    const [deliveryId] = await enqueueEvent(trx, owner.businessId, TEST_EVENT, { message: 'This is a test event from Sixdigit.', webhook_id: id }, now, {
+      onlyWebhookId: id,
+      livemode: webhook.livemode,
+    });
+    await remember?.(trx, deliveryId!);
+    return { deliveryId: deliveryId! };
   });
-  return { deliveryId: deliveryId! };
+}
+
+/**
+ * POST /webhook_endpoints/{id}/test: with an Idempotency-Key a retry (an SDK's, after a lost
+ * answer) gets the first answer instead of a second ping; the key is stored in the ping's transaction.
+ */
+export async function sendTestEventForApi(ctx: AppContext, owner: EndpointOwner, id: string, idempotencyKey: string | undefined) {
+  return withIdempotency(ctx, { id: owner.businessId }, owner.livemode ?? true, idempotencyKey, 'webhook_endpoints.test', { id }, async (remember) => {
+    const answer = (deliveryId: string) => ({ statusCode: 202, body: { queued: true as const, delivery_id: deliveryId } });
+    const { deliveryId } = await sendTestEvent(ctx, owner, id, new Date(), remember ? (trx, d) => remember(trx, answer(d)) : undefined);
+    return answer(deliveryId);
+  });
 }
 
 /** One endpoint's deliveries, newest first, each with its attempts (the delivery log, by endpoint). */

@@ -47,7 +47,7 @@ export const ENTERPRISE_PLAN_COPY: Record<EnterprisePlanId, { tagline: string; f
   },
   business: {
     tagline: 'Production traffic at a lower rate.',
-    features: ['Everything in Developer', 'Auto-refill before you run low'],
+    features: ['Everything in Developer', 'Auto-refill before you run low: a saved card or UPI mandate is charged, or a ready-to-pay top-up is e-mailed'],
     cta: 'Get started',
     ctaPath: '/api/login',
   },
