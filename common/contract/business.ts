@@ -1,5 +1,6 @@
 /** The business dashboard's cookie API (/api/business/*): what the server answers and the web reads. */
 import { z } from 'zod';
+import { GSTIN_MESSAGES, gstinProblem, isGstStateCode, normaliseGstin } from '../gst';
 import { isoDate, isoDateTime, rupees, storableText } from './shared';
 
 /**
@@ -178,3 +179,71 @@ export const LedgerEntry = z.object({
 export type LedgerEntry = z.infer<typeof LedgerEntry>;
 
 export const UsageCsvQuery = z.object({ from: isoDate, to: isoDate, mode: z.enum(API_MODES).default('live') });
+
+// --- billing details and receipts (issue 22, item 3) ---------------------------------------------
+
+/** The buyer's details printed on receipts and tax invoices. */
+export const BillingDetails = z.object({
+  /** the name receipts are made out to */
+  companyName: z.string(),
+  gstin: z.string().nullable(),
+  /** GST state code, e.g. "29" (Karnataka): decides CGST+SGST or IGST on a tax invoice */
+  billingState: z.string().nullable(),
+  billingAddress: z.string().nullable(),
+  /** true when the payee is GST-registered: receipts are tax invoices */
+  taxInvoices: z.boolean(),
+});
+export type BillingDetails = z.infer<typeof BillingDetails>;
+
+const blankToNull = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? null : v);
+
+/**
+ * PUT /api/business/billing. A GSTIN is checked to the check character (common/gst.ts); its first
+ * two digits are the state, so a different billing state is refused and a missing one is taken
+ * from it.
+ */
+export const BillingBody = z
+  .object({
+    gstin: z.preprocess(
+      (v) => (typeof v === 'string' ? normaliseGstin(v) || null : v),
+      z
+        .string()
+        .max(15, GSTIN_MESSAGES.format)
+        .superRefine((v, check) => {
+          const problem = gstinProblem(v);
+          if (problem) check.addIssue({ code: 'custom', message: GSTIN_MESSAGES[problem] });
+        })
+        .nullable(),
+    ),
+    billingState: z.preprocess(blankToNull, z.string().refine(isGstStateCode, 'Choose a state from the list.').nullable()),
+    billingAddress: z.preprocess(
+      // one line on the receipt: "Plot 4,\nAndheri East" → "Plot 4, Andheri East"
+      (v) => (typeof v === 'string' ? v.split('\n').map((line) => line.trim().replace(/,$/, '')).filter(Boolean).join(', ') || null : v),
+      storableText().max(300, 'The address can be at most 300 characters.').nullable(),
+    ),
+  })
+  .refine((b) => !b.gstin || !b.billingState || b.gstin.slice(0, 2) === b.billingState, {
+    message: 'The billing state must be the GSTIN’s state (its first two digits).',
+    path: ['billingState'],
+  });
+export type BillingBody = z.input<typeof BillingBody>;
+
+export const PAYMENT_STATUSES = ['pending', 'approved', 'rejected', 'paid'] as const;
+
+/** One row of GET /api/business/payments: a bank/UPI claim (any state) or a gateway payment. */
+export const PaymentHistoryEntry = z.object({
+  id: z.string(),
+  date: isoDateTime,
+  amount: rupees,
+  method: z.string(),
+  reference: z.string(),
+  /** the UTR quoted, or the gateway's payment id */
+  transactionId: z.string().nullable(),
+  status: z.enum(PAYMENT_STATUSES),
+  /** set once the payment is credited */
+  receipt: z.object({ id: z.string(), number: z.string() }).nullable(),
+});
+export type PaymentHistoryEntry = z.infer<typeof PaymentHistoryEntry>;
+export const PaymentHistory = z.array(PaymentHistoryEntry);
+
+export const ReceiptParams = z.object({ id: z.string().regex(/^rct_[A-Za-z0-9_-]{1,60}$/, 'not a receipt id') });

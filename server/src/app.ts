@@ -24,6 +24,7 @@ import { mailRoutes } from './features/mail/routes';
 import { sessionRoutes } from './features/sessions/routes';
 import { shareApiKeyInvalidation } from './features/business/api-keys';
 import { businessRoutes } from './features/business/routes';
+import { receiptRoutes } from './features/receipts/routes';
 import { contactRoutes } from './features/contact/routes';
 import { financialRoutes } from './features/financial/routes';
 import { healthRoutes } from './features/health/routes';
@@ -33,7 +34,8 @@ import { passkeyRoutes } from './features/passkeys/routes';
 import { paymentMethodsRoutes } from './features/payments/methods-routes';
 import { paymentRoutes, razorpayWebhookRoutes } from './features/payments/routes';
 import { autoRefillRoutes } from './features/autorefill/routes';
-import { siteRoutes } from './features/site/routes';
+import { createFiguresSource, type FiguresSource } from './features/site/figures';
+import { siteFiguresRoutes, siteRoutes } from './features/site/routes';
 import { loadPageRenderer } from './features/site/prerender';
 import { pageHtml } from './features/site/service';
 import { COMPRESSIBLE_FILE, CompressedBodyCache, sendCompressed } from './features/static/compression';
@@ -52,6 +54,8 @@ declare module 'fastify' {
     /** the shared rate-limit store's connection, when REDIS_URL is set (the admin dashboard pings it) */
     redis: Redis | null;
     routeTable: readonly RouteEntry[];
+    /** the landing page's live figures, counted at most once an hour (features/site/figures.ts) */
+    siteFigures: FiguresSource;
   }
 }
 
@@ -108,6 +112,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   });
 
   app.decorate('ctx', ctx);
+  app.decorate('siteFigures', createFiguresSource(ctx.db, app.log));
   // Every route as registered (tests read it: a permission test cannot forget a route).
   const routeTable: RouteEntry[] = [];
   app.decorate('routeTable', routeTable);
@@ -249,6 +254,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     await pages.register(authRoutes);
     await pages.register(passkeyRoutes);
     await pages.register(businessRoutes);
+    await pages.register(receiptRoutes);
     await pages.register(webhookRoutes);
     await pages.register(paymentRoutes);
     await pages.register(autoRefillRoutes);
@@ -266,6 +272,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     await pages.register(contactRoutes);
     await pages.register(paymentMethodsRoutes);
     await pages.register(siteRoutes);
+    await pages.register(siteFiguresRoutes);
     // The document is JSON for tools, served with the pages' headers as before.
     pages.get('/api/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
@@ -326,7 +333,7 @@ async function registerWebApp(app: FastifyInstance): Promise<void> {
     }
     // The variant marker plus each public page's own title, description and preview tags,
     // compressed once per distinct page (the cache is keyed by content).
-    const html = await pageHtml(indexHtml, request, config, pageRenderer);
+    const html = await pageHtml(indexHtml, request, config, pageRenderer, app.siteFigures);
     reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8');
     return sendCompressed(request, reply, html, compressedPages);
   };

@@ -70,7 +70,25 @@ describe('loadConfig', () => {
   });
 });
 
+const GST_PAYEE = {
+  PAYEE_UPI_ID: 'collections@hdfcbank',
+  PAYEE_NAME: 'Sixdigit Technologies',
+  PAYEE_GSTIN: '27AAPFU0939F1ZV',
+  PAYEE_ADDRESS: '4th floor, 12 Linking Road, Bandra West, Mumbai 400050',
+};
+
 describe('payment configuration', () => {
+  it('issues plain receipts until PAYEE_GSTIN is set, then tax invoices with the GSTIN’s state and SAC 998315 by default', () => {
+    expect(loadConfig({}).gst).toBeUndefined();
+    expect(loadConfig({ ...GST_PAYEE, PAYEE_GSTIN: ' 27aapfu0939f1zv ', PAYEE_STATE: '27' }).gst).toEqual({
+      gstin: '27AAPFU0939F1ZV',
+      state: '27',
+      sac: '998315',
+      address: GST_PAYEE.PAYEE_ADDRESS,
+    });
+    expect(loadConfig({ ...GST_PAYEE, PAYEE_SAC: '998314' }).gst).toMatchObject({ state: '27', sac: '998314' });
+  });
+
   it('starts with the clearly fake demo payee and Razorpay off', () => {
     const config = loadConfig({});
     expect(config.payee).toEqual({ upiId: 'sixdigit.demo@invalid', name: 'Sixdigit Demo Payee — do not pay', bankDetails: expect.stringContaining('do not pay'), demo: true });
@@ -101,6 +119,13 @@ describe('payment configuration', () => {
     [{ RAZORPAY_KEY_ID: 'key_123', RAZORPAY_KEY_SECRET: 'secret-secret' }, 'RAZORPAY_KEY_ID'],
     [{ RAZORPAY_WEBHOOK_SECRET: 'hook-secret' }, 'RAZORPAY_KEY_ID'],
     [{ RAZORPAY_API_BASE: 'api.razorpay.com' }, 'RAZORPAY_API_BASE'],
+    [{ ...GST_PAYEE, PAYEE_GSTIN: '27AAPFU0939F1ZW' }, 'PAYEE_GSTIN'],
+    [{ ...GST_PAYEE, PAYEE_STATE: '29' }, 'PAYEE_STATE'],
+    [{ ...GST_PAYEE, PAYEE_STATE: '28' }, 'PAYEE_STATE'],
+    [{ PAYEE_STATE: '27' }, 'PAYEE_GSTIN'],
+    [{ ...GST_PAYEE, PAYEE_ADDRESS: '' }, 'PAYEE_ADDRESS'],
+    [{ PAYEE_GSTIN: '27AAPFU0939F1ZV', PAYEE_ADDRESS: GST_PAYEE.PAYEE_ADDRESS }, 'PAYEE_UPI_ID'],
+    [{ ...GST_PAYEE, PAYEE_SAC: '123456' }, 'PAYEE_SAC'],
   ])('refuses %o with a message naming %s', (env, variable) => {
     expect(problemsOf(env as Record<string, string>).some((p) => p.startsWith(`${variable}:`))).toBe(true);
   });

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { z } from 'zod';
+import { GSTIN_MESSAGES, gstinProblem, isGstStateCode } from '@common/gst';
 
 /**
  * Every environment variable the server reads, parsed in one place.
@@ -72,6 +73,16 @@ const envSchema = z.object({
   ),
   PAYEE_NAME: z.preprocess(emptyToUndefined, z.string().trim().min(1).max(100).optional()),
   PAYEE_BANK_DETAILS: z.preprocess(emptyToUndefined, z.string().trim().min(1).max(300).optional()),
+  PAYEE_GSTIN: z.preprocess(
+    (v) => (typeof v === 'string' ? v.replace(/\s+/g, '').toUpperCase() || undefined : v),
+    z.string().superRefine((v, check) => {
+      const problem = gstinProblem(v);
+      if (problem) check.addIssue({ code: 'custom', message: GSTIN_MESSAGES[problem] });
+    }).optional(),
+  ),
+  PAYEE_STATE: z.preprocess(emptyToUndefined, z.string().refine(isGstStateCode, 'must be a two-digit GST state code, e.g. 29 for Karnataka').optional()),
+  PAYEE_SAC: z.preprocess(emptyToUndefined, z.string().regex(/^99\d{4}$/, 'must be a six-digit services accounting code starting 99, e.g. 998315').default('998315')),
+  PAYEE_ADDRESS: z.preprocess(emptyToUndefined, z.string().trim().min(10, 'must be the full registered address').max(300).optional()),
   RAZORPAY_KEY_ID: z.preprocess(emptyToUndefined, z.string().regex(/^rzp_(test|live)_[A-Za-z0-9]{1,40}$/, 'must look like rzp_test_… or rzp_live_…').optional()),
   RAZORPAY_KEY_SECRET: z.preprocess(emptyToUndefined, z.string().min(8, 'must be at least 8 characters').max(200).optional()),
   RAZORPAY_WEBHOOK_SECRET: z.preprocess(emptyToUndefined, z.string().min(8, 'must be at least 8 characters').max(200).optional()),
@@ -144,6 +155,8 @@ export interface Config {
   /** an endpoint whose every attempt failed for this long is switched off */
   webhookDisableAfterMs: number;
   payee: PayeeConfig;
+  /** set with PAYEE_GSTIN: receipts are tax invoices (GST-inclusive amounts, CGST+SGST or IGST) */
+  gst: PayeeGstConfig | undefined;
   razorpay: RazorpayConfig | undefined;
   /** Luna drafts answers with this OpenAI-compatible model when set (else retrieval only) */
   lunaLlm: { baseUrl: string; apiKey: string | undefined; model: string; timeoutMs: number } | undefined;
@@ -164,6 +177,17 @@ export interface PayeeConfig {
   name: string;
   bankDetails: string;
   demo: boolean;
+}
+
+/** The payee's GST registration, printed on tax invoices. */
+export interface PayeeGstConfig {
+  gstin: string;
+  /** GST state code of the registration (the GSTIN's first two digits) */
+  state: string;
+  /** the services accounting code printed on each invoice line */
+  sac: string;
+  /** the registered address of the payee */
+  address: string;
 }
 
 /** Razorpay checkout; undefined unless both RAZORPAY_KEY_ID and RAZORPAY_KEY_SECRET are set. */
@@ -219,6 +243,15 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   if (!env.PAYEE_UPI_ID && (env.PAYEE_NAME || env.PAYEE_BANK_DETAILS)) {
     problems.push('PAYEE_UPI_ID: required when PAYEE_NAME or PAYEE_BANK_DETAILS is set');
   }
+  if (env.PAYEE_GSTIN) {
+    if (!env.PAYEE_UPI_ID) problems.push('PAYEE_UPI_ID: required when PAYEE_GSTIN is set (a tax invoice names the real payee)');
+    if (!env.PAYEE_ADDRESS) problems.push('PAYEE_ADDRESS: required when PAYEE_GSTIN is set (a tax invoice shows the supplier’s registered address)');
+    if (env.PAYEE_STATE && env.PAYEE_STATE !== env.PAYEE_GSTIN.slice(0, 2)) {
+      problems.push(`PAYEE_STATE: ${env.PAYEE_STATE} is not the state of PAYEE_GSTIN (${env.PAYEE_GSTIN.slice(0, 2)})`);
+    }
+  } else if (env.PAYEE_STATE) {
+    problems.push('PAYEE_GSTIN: required when PAYEE_STATE is set (the state decides the tax split only on a tax invoice)');
+  }
   if (Boolean(env.RAZORPAY_KEY_ID) !== Boolean(env.RAZORPAY_KEY_SECRET)) {
     problems.push(`${env.RAZORPAY_KEY_ID ? 'RAZORPAY_KEY_SECRET' : 'RAZORPAY_KEY_ID'}: RAZORPAY_KEY_ID and RAZORPAY_KEY_SECRET are set together or not at all`);
   }
@@ -271,6 +304,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     payee: env.PAYEE_UPI_ID
       ? { upiId: env.PAYEE_UPI_ID, name: env.PAYEE_NAME!, bankDetails: env.PAYEE_BANK_DETAILS ?? '', demo: false }
       : DEMO_PAYEE,
+    gst: env.PAYEE_GSTIN
+      ? { gstin: env.PAYEE_GSTIN, state: env.PAYEE_GSTIN.slice(0, 2), sac: env.PAYEE_SAC, address: env.PAYEE_ADDRESS! }
+      : undefined,
     razorpay:
       env.RAZORPAY_KEY_ID && env.RAZORPAY_KEY_SECRET
         ? {

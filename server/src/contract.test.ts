@@ -35,6 +35,7 @@ const NOT_COOKIE_JSON: Array<[RegExp, string]> = [
   [/^POST \/api\/payments\/razorpay\/webhook$/, "Razorpay's signed webhook, not the cookie API"],
   [/^GET \/api\/business\/usage\.csv$/, 'a CSV download'],
   [/^GET \/api\/admin\/audit\.csv$/, 'a CSV download'],
+  [/^GET \/api\/business\/receipts\/:id\.pdf$/, 'a PDF download'],
 ];
 
 interface Route {

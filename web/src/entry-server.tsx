@@ -10,6 +10,7 @@ import { App } from '@/app/App';
 import { createAppQueryClient } from '@/app/providers';
 import { isServerRenderedPage, preloadPageAt } from '@/app/routes';
 import type { SiteVariant } from '@/app/variant';
+import type { SiteFigures } from '@common/contract/site';
 
 export interface RenderRequest {
   variant: SiteVariant;
@@ -19,17 +20,19 @@ export interface RenderRequest {
   origin: string;
   /** The main site's origin (PUBLIC_URL): the enterprise site's sign-up and sales links. */
   mainOrigin: string;
+  /** the landing page's live figures (the server writes the same ones into the page for hydration) */
+  figures?: SiteFigures;
 }
 
 /** The HTML of #root for this page, or undefined when the page is rendered in the browser. */
-export async function renderPage({ variant, path, origin, mainOrigin }: RenderRequest): Promise<string | undefined> {
+export async function renderPage({ variant, path, origin, mainOrigin, figures }: RenderRequest): Promise<string | undefined> {
   if (!isServerRenderedPage(variant, path)) return undefined;
   // Loaded before rendering, so the lazy page renders at once instead of its fallback —
   // main.tsx waits for the same chunk before it hydrates.
   await preloadPageAt(variant, path);
   return renderToString(
     <StrictMode>
-      <App variant={variant} location={path} origin={origin} mainOrigin={mainOrigin} queryClient={createAppQueryClient()} />
+      <App variant={variant} location={path} origin={origin} mainOrigin={mainOrigin} queryClient={createAppQueryClient()} siteFigures={figures} />
     </StrictMode>,
   );
 }

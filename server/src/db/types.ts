@@ -68,6 +68,10 @@ export interface BusinessTable {
   /** set while an administrator has suspended the business's API access */
   suspended_at: Timestamp | null;
   suspended_reason: string | null;
+  /** the buyer's details printed on receipts (issue 22): GSTIN, GST state code, postal address */
+  gstin: string | null;
+  billing_state: string | null;
+  billing_address: string | null;
 }
 
 export interface ApiKeyTable {
@@ -83,6 +87,47 @@ export interface ApiKeyTable {
 }
 
 export type LedgerKind = 'top_up' | 'grant' | 'refund' | 'adjustment';
+
+export interface ReceiptCounterTable {
+  /** e.g. 2026-27 */
+  financial_year: string;
+  last_number: number;
+}
+
+/** A frozen copy of everything a receipt shows (issue 22): later edits change no issued receipt. */
+export interface ReceiptTable {
+  id: string;
+  business_id: string;
+  /** SD/2026-27/000123 */
+  number: string;
+  financial_year: string;
+  sequence: number;
+  ledger_entry_id: string;
+  payment_kind: string;
+  payment_id: string;
+  method: string;
+  method_label: string;
+  payment_reference: string;
+  /** the bank's UTR, or the gateway's payment id */
+  transaction_id: string | null;
+  amount_paise: number;
+  credits_added: number;
+  buyer_name: string;
+  buyer_email: string | null;
+  buyer_address: string | null;
+  buyer_state: string | null;
+  buyer_gstin: string | null;
+  payee_name: string;
+  payee_details: string;
+  payee_gstin: string | null;
+  payee_state: string | null;
+  sac: string | null;
+  taxable_paise: number;
+  cgst_paise: number;
+  sgst_paise: number;
+  igst_paise: number;
+  issued_at: Timestamp;
+}
 
 export interface LedgerEntryTable {
   id: string;
@@ -555,6 +600,8 @@ export interface Database {
   payment_reference: PaymentReferenceTable;
   payment_request: PaymentRequestTable;
   razorpay_order: RazorpayOrderTable;
+  receipt: ReceiptTable;
+  receipt_counter: ReceiptCounterTable;
   auto_refill: AutoRefillTable;
   auto_refill_mandate: AutoRefillMandateTable;
   notification: NotificationTable;

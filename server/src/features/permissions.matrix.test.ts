@@ -8,6 +8,7 @@ import { balancePaise, fund } from '../../../test/support/verify-api';
 import { ADMIN_ROUTES, impersonatingCookie, matches, type AdminCaller, type Expected } from '../../../test/support/permissions';
 import { NOT_COOKIE_AUTHENTICATED } from './auth/csrf';
 import { storeLegacyAccount } from './authenticator/service';
+import { issueReceipt } from './receipts/service';
 
 /**
  * Every route the server registers × every kind of caller. The route list is read from the
@@ -77,6 +78,7 @@ const MATRIX: Record<string, Row> = {
   'GET /robots.txt': everyone(200),
   'GET /sitemap.xml': everyone(200),
   'GET /blog/feed.xml': everyone(200),
+  'GET /api/site/figures': everyone(200), // the landing page's live figures, public
   'GET /metrics': everyone(404), // off unless METRICS_TOKEN is set (metrics/metrics.test.ts covers the token)
 
   // sign-in
@@ -98,6 +100,11 @@ const MATRIX: Record<string, Row> = {
   'PUT /api/business/auto-refill': session(400, { admin_impersonating: 403 }),
   'GET /api/business/ledger': ownBusiness(200),
   'GET /api/business/usage.csv': session(400), // from/to are required
+  // billing details and receipts (issue 22): the owner's; the victim's receipt is 404 to everyone else
+  'GET /api/business/billing': ownBusiness(200),
+  'PUT /api/business/billing': session(400, { admin_impersonating: 403 }), // {} names no field; never while impersonating
+  'GET /api/business/payments': ownBusiness(200),
+  'GET /api/business/receipts/:id.pdf': ownBusiness(404),
 
   // webhooks: owner only, never while impersonating; the victim's webhook is 404 to everyone else
   'GET /api/webhooks': ownBusiness(200, { admin_impersonating: 403 }),
@@ -284,7 +291,7 @@ describeEachDialect('permission matrix: every route × every caller', (dialect) 
   let keyBusinessId: string;
   const KEY_BALANCE = 1_000;
   const auth: Partial<Record<Caller, Record<string, string>>> = {};
-  const victim = { webhookId: '', totpAccountId: '', notificationId: '', enrolledUserId: VICTIM_USER, verificationId: '' };
+  const victim = { webhookId: '', totpAccountId: '', notificationId: '', enrolledUserId: VICTIM_USER, verificationId: '', receiptId: '' };
 
   beforeAll(async () => {
     t = await createTestApp(dialect);
@@ -307,6 +314,22 @@ describeEachDialect('permission matrix: every route × every caller', (dialect) 
     await fund(t.ctx, owner.businessId, 10);
     const checked = await t.app.inject({ method: 'POST', url: '/api/v1/verify', headers: { authorization: `Bearer ${owner.apiKey}` }, payload: { user_id: victim.enrolledUserId, totp_code: '000000' } });
     victim.verificationId = checked.json().verification_id;
+    victim.receiptId = (
+      await t.ctx.db.transaction().execute((trx) =>
+        issueReceipt(trx, {
+          config: t.ctx.config,
+          businessId: owner.businessId,
+          ledgerEntryId: 'led_matrix_victim',
+          payment: { kind: 'payment_request', id: 'pmt_matrix_victim' },
+          method: 'upi',
+          methodLabel: 'UPI',
+          paymentReference: 'SDMATRIX01',
+          transactionId: 'UTR000000000001',
+          amountPaise: 10_000,
+          issuedAt: new Date(),
+        }),
+      )
+    ).id;
     if (!victim.webhookId || !victim.totpAccountId || enrolled.statusCode !== 201 || !victim.verificationId) throw new Error(`victim fixtures failed: ${hook.body} ${enrolled.body}`);
 
     const admin = await adminWithFreshMfa(t.app);
@@ -332,6 +355,7 @@ describeEachDialect('permission matrix: every route × every caller', (dialect) 
       .replace(/^\/api\/webhooks\/:id/, `/api/webhooks/${victim.webhookId}`)
       .replace(/^((\/api)?\/v1\/webhook_endpoints)\/:id/, `$1/${victim.webhookId}`)
       .replace(/^\/api\/business\/notifications\/:id/, `/api/business/notifications/${victim.notificationId}`)
+      .replace(/^\/api\/business\/receipts\/:id/, `/api/business/receipts/${victim.receiptId}`)
       .replace(':user_id', victim.enrolledUserId)
       .replace(':verification_id', victim.verificationId)
       .replace(':providerId', 'oidc')

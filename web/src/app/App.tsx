@@ -1,6 +1,8 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { BrowserRouter, StaticRouter } from 'react-router';
+import type { SiteFigures } from '@common/contract/site';
 import { PageOriginProvider } from '@/lib/page-origin';
+import { SiteFiguresProvider } from '@/lib/site-figures';
 import { AppProviders } from './providers';
 import { AppRoutes } from './routes';
 import { detectVariant, type SiteVariant } from './variant';
@@ -16,19 +18,24 @@ export function App({
   origin,
   mainOrigin,
   queryClient,
+  siteFigures,
 }: {
   variant?: SiteVariant;
   location?: string;
   origin?: string;
   mainOrigin?: string;
   queryClient?: QueryClient;
+  /** the landing page's live figures, given by the server renderer */
+  siteFigures?: SiteFigures;
 }) {
   const routes = <AppRoutes variant={variant} />;
   return (
     <PageOriginProvider origin={origin} mainOrigin={mainOrigin}>
-      <AppProviders client={queryClient}>
-        {location === undefined ? <BrowserRouter>{routes}</BrowserRouter> : <StaticRouter location={location}>{routes}</StaticRouter>}
-      </AppProviders>
+      <SiteFiguresProvider figures={siteFigures}>
+        <AppProviders client={queryClient}>
+          {location === undefined ? <BrowserRouter>{routes}</BrowserRouter> : <StaticRouter location={location}>{routes}</StaticRouter>}
+        </AppProviders>
+      </SiteFiguresProvider>
     </PageOriginProvider>
   );
 }

@@ -11,6 +11,7 @@ import { appendCredit } from '../credits/repo';
 import * as payments from '../payments/repo';
 import { PAYMENT_METHOD_LABEL, creditedText } from '../payments/service';
 import { countOpen } from '../contact/repo';
+import { issueReceipt } from '../receipts/service';
 import * as repo from './repo';
 
 /**
@@ -167,6 +168,18 @@ export async function approvePayment(ctx: AppContext, id: string, input: { notes
         },
         now,
       );
+      const receipt = await issueReceipt(trx, {
+        config: ctx.config,
+        businessId: decided.businessId,
+        ledgerEntryId,
+        payment: { kind: 'payment_request', id: decided.id },
+        method: decided.method,
+        methodLabel: PAYMENT_METHOD_LABEL[decided.method],
+        paymentReference: decided.paymentReference,
+        transactionId: decided.utr,
+        amountPaise: decided.amountPaise,
+        issuedAt: now,
+      });
       await insertAuditEntry(
         trx,
         {
@@ -181,6 +194,7 @@ export async function approvePayment(ctx: AppContext, id: string, input: { notes
             reference: decided.paymentReference,
             utr: decided.utr,
             ledger_entry_id: ledgerEntryId,
+            receipt_number: receipt.number,
             balance_after_paise: balance,
             notes,
           },

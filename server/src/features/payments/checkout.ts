@@ -14,6 +14,7 @@ import type { CurrentUser } from '../auth/service';
 import { findBusinessById } from '../business/repo';
 import { requireBusiness } from '../business/service';
 import { appendCredit } from '../credits/repo';
+import { issueReceipt } from '../receipts/service';
 import { checkoutSignatureValid, createRazorpayOrder, webhookSignatureValid } from './razorpay';
 import * as repo from './repo';
 import { creditedText, packForAmount, refuseWhileImpersonating, rupeesInputToPaise } from './service';
@@ -103,6 +104,18 @@ export async function creditOrder(
         },
         now,
       );
+      const receipt = await issueReceipt(trx, {
+        config: ctx.config,
+        businessId: order.businessId,
+        ledgerEntryId,
+        payment: { kind: 'razorpay_order', id: order.id },
+        method: 'razorpay',
+        methodLabel: 'Card/UPI (Razorpay)',
+        paymentReference: order.id,
+        transactionId: paymentId,
+        amountPaise: order.amountPaise,
+        issuedAt: now,
+      });
       // An auto-refill's charge: its refill is done with this credit, and the owner is told (no-op for other orders).
       await onRefillCredited(trx, order.id, paymentId, balance, now);
       await insertAuditEntry(
@@ -113,7 +126,15 @@ export async function creditOrder(
           action: 'payment.razorpay_credited',
           subjectType: 'business',
           subjectId: order.businessId,
-          details: { order_id: order.id, payment_id: paymentId, via, amount_paise: order.amountPaise, ledger_entry_id: ledgerEntryId, balance_after_paise: balance },
+          details: {
+            order_id: order.id,
+            payment_id: paymentId,
+            via,
+            amount_paise: order.amountPaise,
+            ledger_entry_id: ledgerEntryId,
+            receipt_number: receipt.number,
+            balance_after_paise: balance,
+          },
         },
         now,
       );

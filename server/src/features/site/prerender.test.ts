@@ -5,6 +5,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_HINT_COOKIE } from '@common/contract/auth';
 import { createTestApp, type TestApp } from '../../../../test/support/db';
+import { createBusiness } from '../../../../test/support/payments';
 import { blogArticles } from './content';
 import { loadPageRenderer, withRenderedRoot } from './prerender';
 
@@ -39,6 +40,43 @@ describe('public pages rendered on the server (the built renderer)', () => {
     expect(root).not.toContain('origin.sixdigit.invalid');
     // The scripts that hydrate it are still there.
     expect(res.body).toMatch(/<script type="module" crossorigin src="\/assets\/index-[^"]+\.js"><\/script>/);
+  });
+
+  it('renders the landing page with its live figures and writes the same figures beside it for hydration', async () => {
+    // A fresh database: both figures are below their thresholds, so neither is shown.
+    const empty = await get('/');
+    expect(empty.body).toContain('<script type="application/json" id="site-figures">{"verifications":null,"businesses":null}</script><div id="root">');
+    expect(rootOf(empty.body)).toContain('Uptime');
+    expect(rootOf(empty.body)).not.toContain('Verifications served');
+    expect(rootOf(empty.body)).not.toContain('Business clients');
+    // Only the landing page carries them.
+    expect((await get('/blog')).body).not.toContain('id="site-figures"');
+
+    const counted = await createTestApp('sqlite', { WEB_DIST_DIR });
+    try {
+      const { businessId } = await createBusiness(counted.app, 'Counted Co');
+      for (let done = 0; done < 12_345; done += 1000) {
+        const rows = Array.from({ length: Math.min(1000, 12_345 - done) }, (_, i) => ({
+          id: `ver_fig_${done + i}`,
+          business_id: businessId,
+          external_user_id: null,
+          mode: 'stateless' as const,
+          method: 'totp' as const,
+          purpose: null,
+          status: 'verified' as const,
+          cost_paise: 0,
+          response_time_ms: 1,
+          created_at: new Date(),
+        }));
+        await counted.ctx.db.insertInto('totp_verification').values(rows).execute();
+      }
+      const page = await counted.app.inject({ method: 'GET', url: '/' });
+      expect(page.body).toContain('<script type="application/json" id="site-figures">{"verifications":12000,"businesses":null}</script>');
+      expect(rootOf(page.body)).toMatch(/12,000\+<\/dd>/);
+      expect(rootOf(page.body)).toContain('Verifications served');
+    } finally {
+      await counted.close();
+    }
   });
 
   it('leaves the page to the browser for a visitor with the session hint (the signed-in app replaces the landing page)', async () => {

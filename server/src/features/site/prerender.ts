@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
+import type { SiteFigures } from '@common/site-figures';
 import type { FastifyBaseLogger } from 'fastify';
 import type { SiteVariant } from '../../lib/site-variant';
 import { escapeHtml } from '../../lib/html';
@@ -19,6 +20,8 @@ export interface PageRequest {
   origin: string;
   /** the main site's origin (PUBLIC_URL; the same for every request) */
   mainOrigin: string;
+  /** the landing page's live figures (features/site/figures.ts), on the page that shows them */
+  figures?: SiteFigures;
 }
 
 interface SsrEntry {
@@ -58,11 +61,12 @@ export async function loadPageRenderer(
   const cache = new Map<string, Promise<string | undefined>>();
 
   return {
-    async render({ variant, path, origin, mainOrigin }) {
-      const key = `${variant} ${path} ${new Date().getUTCFullYear()}`;
+    async render({ variant, path, origin, mainOrigin, figures }) {
+      // the figures change at most hourly: one more render an hour
+      const key = `${variant} ${path} ${new Date().getUTCFullYear()} ${figures ? JSON.stringify(figures) : ''}`;
       let page = cache.get(key);
       if (!page) {
-        page = entry.renderPage({ variant, path, origin: ORIGIN_MARKER, mainOrigin }).catch((error: unknown) => {
+        page = entry.renderPage({ variant, path, origin: ORIGIN_MARKER, mainOrigin, figures }).catch((error: unknown) => {
           // The page still works: the browser renders it, as it would without a renderer.
           log.error({ err: error, path }, 'server rendering failed');
           setTimeout(() => cache.delete(key), retryFailedAfterMs).unref();
@@ -81,8 +85,14 @@ export async function loadPageRenderer(
 
 const EMPTY_ROOT = '<div id="root"></div>';
 
-/** index.html with the rendered page inside #root. */
-export function withRenderedRoot(html: string, rootHtml: string): string {
+/**
+ * index.html with the rendered page inside #root, and the data it was rendered with (the
+ * landing's figures) beside it as JSON, for the browser's first render to agree
+ * (web/src/lib/site-figures.tsx reads it).
+ */
+export function withRenderedRoot(html: string, rootHtml: string, figures?: SiteFigures): string {
   if (!html.includes(EMPTY_ROOT)) throw new Error('index.html has no empty <div id="root"></div> to render into');
-  return html.replace(EMPTY_ROOT, () => `<div id="root">${rootHtml}</div>`);
+  // JSON of numbers and null only; `<` is escaped anyway so nothing can close the script element.
+  const data = figures ? `<script type="application/json" id="site-figures">${JSON.stringify(figures).replaceAll('<', '\\u003c')}</script>` : '';
+  return html.replace(EMPTY_ROOT, () => `${data}<div id="root">${rootHtml}</div>`);
 }

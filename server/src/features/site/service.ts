@@ -7,6 +7,7 @@ import { escapeHtml } from '../../lib/html';
 import { requestOrigin } from '../../lib/http';
 import { siteVariantFor, type SiteVariant } from '../../lib/site-variant';
 import { blogArticles, findArticle } from './content';
+import type { FiguresSource } from './figures';
 import { withRenderedRoot, type PageRenderer } from './prerender';
 
 /**
@@ -137,7 +138,7 @@ export function renderPageHtml(indexHtml: string, options: { variant: SiteVarian
  * inside it where the renderer has it (prerender.ts). A main-site visitor with the session hint
  * is probably signed in and about to get the app instead, so their page is left to the browser.
  */
-export async function pageHtml(indexHtml: string, request: FastifyRequest, config: Config, renderer?: PageRenderer): Promise<string> {
+export async function pageHtml(indexHtml: string, request: FastifyRequest, config: Config, renderer?: PageRenderer, figures?: FiguresSource): Promise<string> {
   const variant = siteVariantFor(request.host, config.enterpriseHostMatch);
   const path = request.url.split('?')[0] ?? '/';
   const origin = siteOrigin(config, request, variant);
@@ -149,8 +150,10 @@ export async function pageHtml(indexHtml: string, request: FastifyRequest, confi
   if (pageHead(variant, path)?.path !== path) return html;
   // The canonical link's origin (PUBLIC_URL on the main site): the browser reads the same one
   // (web/src/lib/page-origin.tsx), so the samples and share links agree on hydration.
-  const root = await renderer.render({ variant, path, origin: new URL(origin).origin, mainOrigin });
-  return root === undefined ? html : withRenderedRoot(html, root);
+  // Only the main landing page shows the live figures (its stats strip).
+  const pageFigures = variant === 'main' && path === '/' ? await figures?.get() : undefined;
+  const root = await renderer.render({ variant, path, origin: new URL(origin).origin, mainOrigin, figures: pageFigures });
+  return root === undefined ? html : withRenderedRoot(html, root, pageFigures);
 }
 
 // --- robots.txt, sitemap.xml, feed ------------------------------------------------------------

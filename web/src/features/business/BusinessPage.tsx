@@ -14,6 +14,7 @@ import {
   useBusinessDashboard,
   useBusinessProfile,
   useLedger,
+  usePaymentHistory,
   type ApiMode,
   type BusinessProfile,
 } from './api';
@@ -23,9 +24,11 @@ import { ApiKeyReveal, type RevealedKey } from './components/ApiKeyReveal';
 import { AutoRefillCard } from './components/AutoRefillCard';
 import { AutoRefillDialog } from './components/AutoRefillDialog';
 import { BalanceAlert, BalanceCard } from './components/Balance';
+import { BillingCard } from './components/BillingCard';
 import { CreditHistory } from './components/CreditHistory';
 import { DashboardSkeleton, StatsSkeleton } from './components/DashboardSkeleton';
 import { ExportUsageDialog } from './components/ExportUsageDialog';
+import { PaymentHistory } from './components/PaymentHistory';
 import { QuickActions, type QuickAction } from './components/QuickActions';
 import { RecentVerifications } from './components/RecentVerifications';
 import { RegenerateKeyDialog } from './components/RegenerateKeyDialog';
@@ -103,6 +106,7 @@ function Dashboard({ profile, revealed, onReveal, onHideKey }: DashboardProps) {
   const mode: ApiMode = params.get('mode') === 'test' ? 'test' : 'live';
   const dashboard = useBusinessDashboard(true, mode);
   const ledger = useLedger(true);
+  const payments = usePaymentHistory(true);
   const tab: Tab = params.get('tab') === 'integration' ? 'integration' : 'overview';
   const [regenerateMode, setRegenerateMode] = useState<ApiMode>('live');
 
@@ -237,6 +241,10 @@ function Dashboard({ profile, revealed, onReveal, onHideKey }: DashboardProps) {
               </div>
             </>
           )}
+          <div className="grid grid-cols-1 items-start gap-6 lg:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]">
+            <PaymentHistory entries={payments.data} isLoading={payments.isPending} isError={payments.isError} />
+            <BillingCard />
+          </div>
           <WebhooksSection mode={mode} />
         </TabsContent>
 

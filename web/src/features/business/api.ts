@@ -10,6 +10,8 @@ import type { TopUpPackId } from '@common/pricing';
 import type {
   ApiMode,
   AutoRefillBody,
+  BillingBody,
+  BillingDetails,
   BusinessDashboard,
   BusinessProfile,
   CreatedBusiness,
@@ -17,6 +19,7 @@ import type {
   MandateBody,
   MandateConfirmBody,
   MandateOrder,
+  PaymentHistoryEntry,
   RegeneratedKey,
 } from '@common/contract/business';
 
@@ -24,7 +27,10 @@ export type {
   ApiMode,
   AutoRefillMode,
   AutoRefillSettings,
+  BillingBody,
+  BillingDetails,
   MandateOrder,
+  PaymentHistoryEntry,
   BusinessDashboard,
   BusinessProfile,
   CreatedBusiness,
@@ -43,7 +49,14 @@ export const businessQueryKeys = {
   dashboard: ['/api/business/dashboard'] as const,
   dashboardOf: (mode: ApiMode) => ['/api/business/dashboard', mode] as const,
   ledger: ['/api/business/ledger'] as const,
+  payments: ['/api/business/payments'] as const,
+  billing: ['/api/business/billing'] as const,
 };
+
+/** The receipt's PDF (the server answers it as a download). */
+export function receiptPdfUrl(receiptId: string): string {
+  return `/api/business/receipts/${encodeURIComponent(receiptId)}.pdf`;
+}
 
 export const USAGE_CSV_PATH = '/api/business/usage.csv';
 
@@ -156,6 +169,33 @@ export function useRemoveMandate() {
     mutationFn: () => apiSend<BusinessProfile>('DELETE', '/api/business/auto-refill/mandate'),
     onSuccess: (profile) => {
       client.setQueryData(businessQueryKeys.profile, profile);
+    },
+  });
+}
+
+/** Bank/UPI claims in every state and card payments, each with its receipt once credited. */
+export function usePaymentHistory(enabled: boolean) {
+  return useQuery({
+    queryKey: businessQueryKeys.payments,
+    queryFn: ({ signal }) => apiGet<PaymentHistoryEntry[]>('/api/business/payments', { signal }),
+    enabled,
+  });
+}
+
+export function useBillingDetails(enabled: boolean) {
+  return useQuery({
+    queryKey: businessQueryKeys.billing,
+    queryFn: ({ signal }) => apiGet<BillingDetails>('/api/business/billing', { signal }),
+    enabled,
+  });
+}
+
+export function useUpdateBilling() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: BillingBody) => apiSend<BillingDetails>('PUT', '/api/business/billing', input),
+    onSuccess: (details) => {
+      client.setQueryData(businessQueryKeys.billing, details);
     },
   });
 }

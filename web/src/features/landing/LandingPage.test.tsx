@@ -3,6 +3,7 @@ import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { SiteFiguresProvider, resetSiteFiguresForTests } from '@/lib/site-figures';
 import {
   CHANNEL_PRICES,
   COMPARISON_VOLUMES,
@@ -265,5 +266,50 @@ describe('LandingPage', () => {
     renderPage();
     expect(screen.getByRole('link', { name: 'Skip to content' })).toHaveAttribute('href', '#main-content');
     expect(screen.getByRole('main')).toHaveAttribute('id', 'main-content');
+  });
+});
+
+describe('the live figures in the stats strip', () => {
+  const strip = () => screen.getByRole('region', { name: 'Sixdigit in numbers' });
+
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    resetSiteFiguresForTests();
+    document.getElementById('site-figures')?.remove();
+  });
+
+  it('shows the figures the server rendered the page with, rounded down with a "+"', () => {
+    render(
+      <SiteFiguresProvider figures={{ verifications: 2_500_000, businesses: 520 }}>
+        <MemoryRouter initialEntries={['/']}>
+          <LandingPage />
+        </MemoryRouter>
+      </SiteFiguresProvider>,
+    );
+    expect(within(strip()).getByText('2.5M+')).toBeInTheDocument();
+    expect(within(strip()).getByText('Verifications served')).toBeInTheDocument();
+    expect(within(strip()).getByText('520+')).toBeInTheDocument();
+    expect(within(strip()).getByText('Business clients')).toBeInTheDocument();
+  });
+
+  it('hydrates with the figures written into the page, without asking the server', () => {
+    const fetchMock = vi.fn();
+    vi.stubGlobal('fetch', fetchMock);
+    const data = Object.assign(document.createElement('script'), { type: 'application/json', id: 'site-figures', textContent: '{"verifications":12000,"businesses":null}' });
+    document.body.append(data);
+    renderPage();
+    expect(within(strip()).getByText('12,000+')).toBeInTheDocument();
+    // a figure too small to be worth showing is left out, not shown as zero
+    expect(within(strip()).queryByText('Business clients')).toBeNull();
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('asks the server when the browser renders the page alone, and shows no made-up figure meanwhile', async () => {
+    vi.stubGlobal('fetch', vi.fn(async () => new Response(JSON.stringify({ verifications: null, businesses: 60 }), { status: 200, headers: { 'content-type': 'application/json' } })));
+    renderPage();
+    expect(within(strip()).queryByText('Business clients')).toBeNull();
+    expect(await within(strip()).findByText('60+')).toBeInTheDocument();
+    expect(within(strip()).queryByText('Verifications served')).toBeNull();
+    expect(within(strip()).getByText('Uptime')).toBeInTheDocument();
   });
 });

@@ -3,7 +3,8 @@ import { MIN_PAYMENT_PAISE, PAISE_PER_VERIFICATION, formatRupees } from '@common
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { cn } from '@/lib/utils';
-import { CONTAINER, SECTION_IDS, SIGN_IN_HREF, STATS } from '../content';
+import { useSiteFigures } from '@/lib/site-figures';
+import { CONTAINER, SECTION_IDS, SIGN_IN_HREF, statsStrip } from '../content';
 
 const PRICE = formatRupees(PAISE_PER_VERIFICATION);
 
@@ -103,14 +104,18 @@ export function Hero() {
   );
 }
 
+/** One column per figure on wider screens (the live figures may be left out). */
+const MD_COLUMNS: Record<number, string> = { 2: 'md:grid-cols-2', 3: 'md:grid-cols-3', 4: 'md:grid-cols-4' };
+
 export function StatsStrip() {
+  const stats = statsStrip(useSiteFigures());
   return (
     <section aria-labelledby="stats-title" className="border-y bg-muted/40">
       <h2 id="stats-title" className="sr-only">
         Sixdigit in numbers
       </h2>
-      <dl className={cn(CONTAINER, 'grid grid-cols-2 gap-x-6 gap-y-8 py-10 md:grid-cols-4')}>
-        {STATS.map((stat) => (
+      <dl className={cn(CONTAINER, 'grid grid-cols-2 gap-x-6 gap-y-8 py-10', MD_COLUMNS[stats.length])}>
+        {stats.map((stat) => (
           <div key={stat.label} className="flex flex-col-reverse gap-1 text-center">
             <dt className="text-sm text-muted-foreground">{stat.label}</dt>
             <dd className="text-3xl font-semibold tracking-tight tabular-nums">{stat.value}</dd>
