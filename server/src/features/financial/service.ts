@@ -11,6 +11,7 @@ import { appendCredit } from '../credits/repo';
 import * as payments from '../payments/repo';
 import { PAYMENT_METHOD_LABEL, creditedText } from '../payments/service';
 import { countOpen } from '../contact/repo';
+import { receiptAttachment } from '../receipts/mail-attachment';
 import { issueReceipt } from '../receipts/service';
 import * as repo from './repo';
 
@@ -213,11 +214,12 @@ export async function approvePayment(ctx: AppContext, id: string, input: { notes
         },
         now,
       );
-      // The receipt is attached here (issue 22 item 3) as `{ kind: 'receipt', ref }` when it exists.
+      // The PDF is made from the frozen receipt row when the mail is sent (receipts/mail-attachment.ts).
       await queueMail(trx, {
         to: { userId: request.businessOwnerUserId },
         template: 'topup_approved',
-        data: { reference: decided.paymentReference, amountPaise: decided.amountPaise, creditedPaise: decided.amountPaise, balancePaise: balance },
+        data: { reference: decided.paymentReference, amountPaise: decided.amountPaise, creditedPaise: decided.amountPaise, balancePaise: balance, receiptNumber: receipt.number },
+        attachments: [receiptAttachment(receipt.id)],
         now,
       });
       return balance;

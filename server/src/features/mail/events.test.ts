@@ -52,6 +52,17 @@ describeEachDialect('what is e-mailed, and when', (dialect) => {
   const subjects = async (address: string) => (await deliver(address)).map((m) => m.subject);
   const userIdOf = async (email: string) => (await t.ctx.db.selectFrom('user').select('id').where('email', '=', email).executeTakeFirstOrThrow()).id;
 
+  /** The credited payment's receipt: its number in the text, its PDF attached once. */
+  function expectReceiptAttached(mail: ParsedMail) {
+    const number = /Receipt: +(SD\/\d{4}-\d{2}\/\d{6})/.exec(mail.text ?? '')?.[1];
+    expect(number, mail.text).toBeDefined();
+    expect(mail.attachments).toHaveLength(1);
+    const [pdf] = mail.attachments;
+    expect(pdf!.contentType).toBe('application/pdf');
+    expect(pdf!.filename).toMatch(/\.pdf$/);
+    expect(pdf!.content.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+  }
+
   describe('payments', () => {
     it('top-up submitted (reference, amount, what happens next), then approved (credits, new balance)', async () => {
       const biz = await createBusiness(t.app, 'Mail Approve Co');
@@ -71,6 +82,7 @@ describeEachDialect('what is e-mailed, and when', (dialect) => {
       expect(approvedMail.text).toContain('Credits added:');
       expect(approvedMail.text).toContain('₹5,000.00 (50,000 verifications)');
       expect(hasListUnsubscribe(approvedMail)).toBe(true);
+      expectReceiptAttached(approvedMail);
     });
 
     it('rejected, with the reason', async () => {
@@ -97,6 +109,7 @@ describeEachDialect('what is e-mailed, and when', (dialect) => {
       const mails = await deliver(biz.email);
       expect(mails.map((m) => m.subject)).toEqual(['Card payment received: ₹5,000 added']);
       expect(mails[0]!.text).toContain(paid.razorpay_payment_id);
+      expectReceiptAttached(mails[0]!);
     });
   });
 

@@ -66,7 +66,7 @@ describeEachDialect('mail outbox', (dialect) => {
       })
       .catch(() => {});
     const mailId = await t.ctx.db.transaction().execute((trx) =>
-      queueMail(trx, { to: { userId: id }, template: 'topup_approved', data: { reference: 'SD-ABC123', amountPaise: 500_000, creditedPaise: 500_000, balancePaise: 512_340 } }),
+      queueMail(trx, { to: { userId: id }, template: 'topup_approved', data: { reference: 'SD-ABC123', amountPaise: 500_000, creditedPaise: 500_000, balancePaise: 512_340, receiptNumber: 'SD/2026-27/000001' } }),
     );
     expect(mailId).toMatch(/^mail_/);
     const w = worker();

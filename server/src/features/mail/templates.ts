@@ -34,7 +34,7 @@ export const TEMPLATES = {
       button('See your balance', `${ctx.publicUrl}/business`),
     ],
   })),
-  topup_approved: template<{ reference: string; amountPaise: number; creditedPaise: number; balancePaise: number }>('payments', (d, ctx) => ({
+  topup_approved: template<{ reference: string; amountPaise: number; creditedPaise: number; balancePaise: number; receiptNumber: string }>('payments', (d, ctx) => ({
     subject: `Top-up ${d.reference} approved: ${formatRupees(d.creditedPaise)} added`,
     heading: 'Your top-up is approved',
     blocks: [
@@ -43,8 +43,9 @@ export const TEMPLATES = {
         ['Amount paid', formatRupees(d.amountPaise, { decimals: 'always' })],
         ['Credits added', formatRupees(d.creditedPaise, { decimals: 'always' })],
         ['New balance', `${formatRupees(d.balancePaise, { decimals: 'always' })} (${verifications(d.balancePaise)} verifications)`],
+        ['Receipt', d.receiptNumber],
       ]),
-      p('The credits are in your balance now; your API keys keep working without any change.'),
+      p('The credits are in your balance now; your API keys keep working without any change. The receipt is attached as a PDF and stays under payments on your dashboard.'),
       button('Open the dashboard', `${ctx.publicUrl}/business`),
     ],
   })),
@@ -62,7 +63,7 @@ export const TEMPLATES = {
       button('Contact us', `${ctx.publicUrl}/contact`),
     ],
   })),
-  card_credited: template<{ paymentId: string; amountPaise: number; creditedPaise: number; balancePaise: number }>('payments', (d, ctx) => ({
+  card_credited: template<{ paymentId: string; amountPaise: number; creditedPaise: number; balancePaise: number; receiptNumber: string }>('payments', (d, ctx) => ({
     subject: `Card payment received: ${formatRupees(d.creditedPaise)} added`,
     heading: 'Your card payment is credited',
     blocks: [
@@ -71,7 +72,9 @@ export const TEMPLATES = {
         ['Amount paid', formatRupees(d.amountPaise, { decimals: 'always' })],
         ['Credits added', formatRupees(d.creditedPaise, { decimals: 'always' })],
         ['New balance', `${formatRupees(d.balancePaise, { decimals: 'always' })} (${verifications(d.balancePaise)} verifications)`],
+        ['Receipt', d.receiptNumber],
       ]),
+      p('The receipt is attached as a PDF and stays under payments on your dashboard.'),
       button('Open the dashboard', `${ctx.publicUrl}/business`),
     ],
   })),

@@ -14,6 +14,7 @@ import type { CurrentUser } from '../auth/service';
 import { findBusinessById } from '../business/repo';
 import { requireBusiness } from '../business/service';
 import { appendCredit } from '../credits/repo';
+import { receiptAttachment } from '../receipts/mail-attachment';
 import { issueReceipt } from '../receipts/service';
 import { checkoutSignatureValid, createRazorpayOrder, webhookSignatureValid } from './razorpay';
 import * as repo from './repo';
@@ -147,7 +148,8 @@ export async function creditOrder(
       await queueMail(trx, {
         to: { userId: business!.ownerUserId },
         template: 'card_credited',
-        data: { paymentId, amountPaise: order.amountPaise, creditedPaise: order.amountPaise, balancePaise: balance },
+        data: { paymentId, amountPaise: order.amountPaise, creditedPaise: order.amountPaise, balancePaise: balance, receiptNumber: receipt.number },
+        attachments: [receiptAttachment(receipt.id)],
         now,
       });
       return balance;

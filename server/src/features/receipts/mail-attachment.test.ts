@@ -43,7 +43,7 @@ describeEachDialect('the receipt as a mail attachment', (dialect) => {
       await queueMail(trx, {
         to: { email: biz.email },
         template: 'topup_approved',
-        data: { reference: 'SDMAILED01', amountPaise: 250_000, creditedPaise: 250_000, balancePaise: 250_000 },
+        data: { reference: 'SDMAILED01', amountPaise: 250_000, creditedPaise: 250_000, balancePaise: 250_000, receiptNumber: issued.number },
         attachments: [receiptAttachment(issued.id)],
       });
       return issued;
