@@ -450,7 +450,7 @@ export async function insertIdempotencyRecord(
 
 // --- a group of checks (group commit) --------------------------------------------------------
 // The same statements as above for many users at once, one statement each for the whole group:
-// on PostgreSQL one round trip each (a group of 50 checks costs ~5 round trips, not ~250), the
+// on PostgreSQL one round trip each (a group of 50 checks costs 3 round trips, not ~250), the
 // group's values as arrays (unnest); on SQLite, where a statement is a function call, one call
 // instead of one per check, the group's values as one JSON array (json_each) bound once.
 
