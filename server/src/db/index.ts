@@ -12,6 +12,8 @@ export interface Db {
   dialect: Dialect;
   /** SQLite only: the connection's cached statements, for synchronous use while holding it */
   sqlite?: SqliteStatements;
+  /** PostgreSQL only: the pool under `db`, for the verify path's pinned-connection transaction */
+  pgPool?: pg.Pool;
   close(): Promise<void>;
 }
 
@@ -55,7 +57,7 @@ export function openDatabase(database: Config['database'], options: { poolSize?:
   if (database.kind === 'postgres') {
     const pool = new pg.Pool({ connectionString: database.url, max: options.poolSize ?? 10 });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, dialect: 'postgres', close: () => db.destroy() };
+    return { db, dialect: 'postgres', pgPool: pool, close: () => db.destroy() };
   }
   if (database.file !== ':memory:') mkdirSync(dirname(database.file), { recursive: true });
   const sqlite = new SQLite(database.file);

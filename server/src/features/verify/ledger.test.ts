@@ -3,6 +3,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestApp, describeEachDialect, type TestApp } from '../../../../test/support/db';
 import { balancePaise, bearer, createBusiness, fund, totpCode, unique, verificationCount, wrongCode } from '../../../../test/support/verify-api';
 import { ledgerTotals } from '../credits/repo';
+import * as repo from './repo';
 
 /** Fisher–Yates, so the kinds of request interleave. */
 function shuffle<T>(items: T[]): T[] {
@@ -117,6 +118,38 @@ describeEachDialect('credit ledger under concurrent verifies', (dialect) => {
     expect(outcomes.verified ?? 0).toBe(0);
     expect(await verificationCount(t.ctx, biz.businessId)).toBe(5);
     expect(await balancePaise(t.ctx, biz.businessId)).toBe(950);
+  });
+
+  it('a user_id full of quotes and backslashes is found and throttled exactly (PostgreSQL sends the group reads as escaped literals)', async () => {
+    const biz = await createBusiness(t.app, 'Quoting Ltd');
+    await fund(t.ctx, biz.businessId, 1_000);
+    const userId = `o'brien\\'); delete from business; -- "${unique('q')}" \\x27 ''`;
+    const enrolled = await t.app.inject({ method: 'POST', url: '/api/v1/generate', headers: bearer(biz.apiKey), payload: { user_id: userId } });
+    expect(enrolled.statusCode).toBe(201);
+    const secret = enrolled.json().secret as string;
+    const ok = await t.app.inject({ method: 'POST', url: '/api/v1/verify', headers: bearer(biz.apiKey), payload: { user_id: userId, totp_code: totpCode(secret) } });
+    expect(ok.json().status).toBe('verified');
+    // Six wrong guesses in a row, one at a time: the history read finds this user's failures.
+    const statuses: Array<string> = [];
+    for (let i = 0; i < 6; i++) {
+      const code = String((Number(wrongCode(secret)) + i * 7919) % 1_000_000).padStart(6, '0');
+      const res = await t.app.inject({ method: 'POST', url: '/api/v1/verify', headers: bearer(biz.apiKey), payload: { user_id: userId, totp_code: code } });
+      statuses.push(res.statusCode === 200 ? res.json().status : res.json().error.code);
+    }
+    expect(statuses.slice(0, 5).every((s) => s === 'invalid_code' || s === 'expired')).toBe(true);
+    expect(statuses[5]).toBe('too_many_attempts');
+    expect(await verificationCount(t.ctx, biz.businessId)).toBe(6);
+    expect(await balancePaise(t.ctx, biz.businessId)).toBe(940);
+    // The group's reads themselves (a failed group would fall back to one-by-one checks on
+    // bound parameters and hide a quoting bug): on PostgreSQL this is the one-message path.
+    const user = { businessId: biz.businessId, livemode: true, externalUserId: userId };
+    const read = await repo.inCheckTransaction(t.ctx.database, (tx) => {
+      if (dialect === 'postgres') expect(tx.pinned?.begun).toBe(false);
+      return repo.readGroup(tx, [user, { ...user, externalUserId: `${userId}'` }], new Date(Date.now() - 15 * 60_000), 5);
+    });
+    expect([...read.enrolments.values()].map((e) => e.externalUserId)).toEqual([userId]);
+    expect(read.recent.get(repo.userKey(biz.businessId, true, userId))?.map((c) => c.status).filter((s) => s === 'verified')).toEqual([]);
+    expect(read.recent.get(repo.userKey(biz.businessId, true, userId))).toHaveLength(5);
   });
 
   it('10 concurrent uses of one backup code: exactly one verified', async () => {

@@ -1,4 +1,5 @@
-import { CompiledQuery, sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import { CompiledQuery, Kysely, PostgresDialect, sql, type Selectable, type Transaction } from 'kysely';
+import type pg from 'pg';
 import type { Db } from '../../db';
 import { toBoolean, toDate, toDateOrNull, toNumber } from '../../db/normalize';
 import { preparedQuery, type QueryTarget } from '../../db/prepared';
@@ -14,15 +15,73 @@ export interface CheckTx {
   run: QueryTarget;
   kysely: Executor;
   dialect: Db['dialect'];
+  /** PostgreSQL group transaction: BEGIN is not sent yet, so the group's reads can carry it. */
+  pinned?: PinnedConnection;
+}
+
+/**
+ * A pooled PostgreSQL connection held for one group's transaction. BEGIN goes out with the first
+ * statement: with the group's two reads in one simple-protocol message (readGroup), or alone
+ * just before any other statement, so nothing ever runs outside the transaction.
+ */
+interface PinnedConnection {
+  client: pg.PoolClient;
+  begun: boolean;
+  kysely: Kysely<Database>;
+}
+
+const pinnedConnections = new WeakMap<pg.PoolClient, PinnedConnection>();
+
+function pin(client: pg.PoolClient): PinnedConnection {
+  let pinned = pinnedConnections.get(client);
+  if (!pinned) {
+    const state = { client, begun: false } as PinnedConnection;
+    // Kysely over this one connection: every statement first makes sure the transaction has
+    // begun; releasing is left to inCheckTransaction.
+    const onTransaction = {
+      async query(...args: Parameters<pg.PoolClient['query']>) {
+        if (!state.begun) {
+          state.begun = true;
+          await client.query('BEGIN');
+        }
+        return (client.query as (...a: unknown[]) => unknown)(...args);
+      },
+      release() {},
+    };
+    state.kysely = new Kysely<Database>({
+      dialect: new PostgresDialect({ pool: { connect: async () => onTransaction as never, end: async () => {} } }),
+    });
+    pinnedConnections.set(client, (pinned = state));
+  }
+  pinned.begun = false;
+  return pinned;
 }
 
 /**
  * One transaction for a group of checks. On SQLite the connection is held for the whole of it
- * (no other transaction can interleave) and the prepared statements run synchronously on it.
+ * (no other transaction can interleave) and the prepared statements run synchronously on it. On
+ * PostgreSQL a pooled connection is held and BEGIN rides with the group's reads (readGroup):
+ * begin + reads, write, commit — 3 round trips instead of 5.
  */
 export async function inCheckTransaction<T>(database: Db, work: (tx: CheckTx) => Promise<T>): Promise<T> {
   const statements = database.sqlite;
-  if (!statements) return database.db.transaction().execute((trx) => work({ run: trx, kysely: trx, dialect: database.dialect }));
+  if (!statements) {
+    if (!database.pgPool) return database.db.transaction().execute((trx) => work({ run: trx, kysely: trx, dialect: database.dialect }));
+    const client = await database.pgPool.connect();
+    const pinned = pin(client);
+    let broken: Error | undefined;
+    try {
+      const result = await work({ run: pinned.kysely, kysely: pinned.kysely, dialect: 'postgres', pinned });
+      if (pinned.begun) await client.query('COMMIT');
+      return result;
+    } catch (err) {
+      // A failed COMMIT has already ended the transaction; ROLLBACK then only warns.
+      if (pinned.begun) await client.query('ROLLBACK').catch((e: Error) => (broken = e));
+      throw err;
+    } finally {
+      client.release(broken);
+    }
+  }
   return database.db.connection().execute(async (conn) => {
     statements.prepare('BEGIN IMMEDIATE').run();
     try {
@@ -391,7 +450,7 @@ export async function insertIdempotencyRecord(
 
 // --- a group of checks (group commit) --------------------------------------------------------
 // The same statements as above for many users at once, one statement each for the whole group:
-// on PostgreSQL one round trip each (a group of 50 checks costs ~5 round trips, not ~250), the
+// on PostgreSQL one round trip each (a group of 50 checks costs 3 round trips, not ~250), the
 // group's values as arrays (unnest); on SQLite, where a statement is a function call, one call
 // instead of one per check, the group's values as one JSON array (json_each) bound once.
 
@@ -472,6 +531,60 @@ export async function findEnrolmentsLocked(tx: CheckTx, users: UserRef[]): Promi
   return found;
 }
 
+export type RecentChecks = Map<string, Array<{ status: VerificationStatus; createdAt: Date }>>;
+
+/**
+ * The group's two reads: the enrolments, locked (findEnrolmentsLocked), then the throttle history
+ * of the users found (recentChecksForUsers). They stay two statements: in READ COMMITTED each
+ * statement takes its snapshot when it starts, so the history, read after the locks are held,
+ * sees every failure committed by a group that held them before. On a pinned PostgreSQL
+ * connection whose transaction has not begun, BEGIN and both reads go as ONE simple-protocol
+ * message (one round trip; PostgreSQL still gives each statement its own snapshot). That
+ * protocol takes no parameters, so the values are written as escaped literals (the server's
+ * own quoting rules, pg's escapeLiteral).
+ */
+export async function readGroup(tx: CheckTx, users: UserRef[], since: Date, limit: number): Promise<{ enrolments: Map<string, Enrolment>; recent: RecentChecks }> {
+  const pinned = tx.pinned;
+  if (!pinned || pinned.begun || users.length === 0) {
+    const enrolments = await findEnrolmentsLocked(tx, users);
+    const found = users.filter((u) => enrolments.has(userKey(u.businessId, u.livemode, u.externalUserId)));
+    return { enrolments, recent: await recentChecksForUsers(tx, found, since, limit) };
+  }
+  const lit = (value: string) => pinned.client.escapeLiteral(value);
+  const usersSql = `select * from unnest(array[${users.map((u) => lit(u.businessId)).join(',')}]::text[], array[${users.map((u) => (u.livemode ? 'true' : 'false')).join(',')}]::boolean[], array[${users.map((u) => lit(u.externalUserId)).join(',')}]::text[])`;
+  pinned.begun = true;
+  const results = (await pinned.client.query(`begin;
+    select ${ENROLMENT_COLUMNS} from enrolment as e where (e.business_id, e.livemode, e.external_user_id) in (${usersSql})
+      order by e.business_id, e.livemode, e.external_user_id for update of e;
+    select business_id, livemode, external_user_id, status, created_at from totp_verification
+      where (business_id, livemode, external_user_id) in (${usersSql}) and created_at >= ${lit(since.toISOString())} and status != 'replayed'
+      order by created_at desc`)) as unknown as [pg.QueryResult, pg.QueryResult<EnrolmentRow>, pg.QueryResult<RecentRow>];
+  const enrolments = new Map<string, Enrolment>();
+  for (const row of results[1].rows) enrolments.set(userKey(row.business_id, toBoolean(row.livemode), row.external_user_id), toEnrolment(row));
+  // The history of users not enrolled is not wanted (their checks are refused as not found).
+  const recent = collectRecent(results[2].rows.filter((r) => enrolments.has(userKey(r.business_id, toBoolean(r.livemode), r.external_user_id))), limit);
+  return { enrolments, recent };
+}
+
+interface RecentRow {
+  business_id: string;
+  livemode: boolean;
+  external_user_id: string;
+  status: VerificationStatus;
+  created_at: Date;
+}
+
+function collectRecent(rows: RecentRow[], limit: number): RecentChecks {
+  const recent: RecentChecks = new Map();
+  for (const row of rows) {
+    const key = userKey(row.business_id, toBoolean(row.livemode), row.external_user_id);
+    const list = recent.get(key) ?? [];
+    if (list.length < limit) list.push({ status: row.status, createdAt: toDate(row.created_at) });
+    recent.set(key, list);
+  }
+  return recent;
+}
+
 /** Per user (userKey()), the latest checks inside the throttle window, newest first, replays left out. */
 export async function recentChecksForUsers(
   tx: CheckTx,
@@ -490,19 +603,13 @@ export async function recentChecksForUsers(
     }
     return recent;
   }
-  const { rows } = await sql<{ business_id: string; livemode: boolean; external_user_id: string; status: VerificationStatus; created_at: Date }>`
+  const { rows } = await sql<RecentRow>`
     select business_id, livemode, external_user_id, status, created_at from totp_verification
     where (business_id, livemode, external_user_id) in
         (select * from unnest(${users.map((u) => u.businessId)}::text[], ${users.map((u) => u.livemode)}::boolean[], ${users.map((u) => u.externalUserId)}::text[]))
       and created_at >= ${since} and status != 'replayed'
     order by created_at desc`.execute(tx.kysely);
-  for (const row of rows) {
-    const key = userKey(row.business_id, toBoolean(row.livemode), row.external_user_id);
-    const list = recent.get(key) ?? [];
-    if (list.length < limit) list.push({ status: row.status, createdAt: toDate(row.created_at) });
-    recent.set(key, list);
-  }
-  return recent;
+  return collectRecent(rows, limit);
 }
 
 /**

@@ -459,9 +459,7 @@ type Status = repo.Verification['status'];
 async function recordGroup(ctx: AppContext, tx: repo.CheckTx, items: PendingCheck[], now: Date): Promise<Array<ApiResult | Error>> {
   const outcomes: Array<ApiResult | Error> = new Array(items.length);
   const users = items.flatMap((p) => ('user_id' in p.input ? [{ businessId: p.business.id, livemode: p.livemode, externalUserId: p.input.user_id }] : []));
-  const enrolments = await repo.findEnrolmentsLocked(tx, users);
-  const found = users.filter((u) => enrolments.has(repo.userKey(u.businessId, u.livemode, u.externalUserId)));
-  const recent = await repo.recentChecksForUsers(tx, found, new Date(now.getTime() - THROTTLE_WINDOW_MS), THROTTLE_FAILURES);
+  const { enrolments, recent } = await repo.readGroup(tx, users, new Date(now.getTime() - THROTTLE_WINDOW_MS), THROTTLE_FAILURES);
 
   // What each check found, before any write.
   const decided: Array<{ index: number; status: Status; enrolment?: repo.Enrolment; step?: number }> = [];
