@@ -45,9 +45,9 @@ describeEachDialect('the implementation guide\'s samples run against a live serv
   it('cURL checks the key and enrols user_42 with the fields the article shows; Node.js verifies a code, then sees it replayed', async () => {
     const curls = blocks('bash').filter((b) => b.startsWith('curl'));
     expect(curls).toHaveLength(2);
-    expect(await bash(curls[0]!)).toEqual({ ok: true, business_id: biz.businessId });
+    expect(await bash(curls[0]!)).toEqual({ ok: true, business_id: biz.businessId, livemode: true });
     const enrolled = await bash(curls[1]!);
-    expect(Object.keys(enrolled).sort()).toEqual(['algorithm', 'backup_codes', 'digits', 'manual_entry', 'otpauth_uri', 'period', 'qr_code', 'secret', 'user_id']);
+    expect(Object.keys(enrolled).sort()).toEqual(['algorithm', 'backup_codes', 'digits', 'livemode', 'manual_entry', 'otpauth_uri', 'period', 'qr_code', 'secret', 'user_id']);
     expect(enrolled.otpauth_uri).toMatch(/^otpauth:\/\/totp\/Acme%20Lending:asha%40example\.com\?issuer=Acme%20Lending&secret=/);
     expect(enrolled.backup_codes).toHaveLength(10);
     // The same Idempotency-Key and body answer the stored enrolment again.

@@ -20,25 +20,38 @@ import { LandingPage } from './LandingPage';
 import { percentRange, rupeeRange } from './components/Comparison';
 import { FEATURES } from './components/Features';
 
-/** The landing asks GET /api/payments/methods which auto-refill runs here; `mode` is the server's answer (none: no answer yet). */
-function renderPage(mode?: 'razorpay' | 'bank' | 'unavailable') {
-  vi.stubGlobal(
-    'fetch',
-    vi.fn((url: string) =>
-      mode && String(url).startsWith('/api/payments/methods')
-        ? Promise.resolve(new Response(JSON.stringify({ autoRefill: { mode } }), { status: 200, headers: { 'content-type': 'application/json' } }))
-        : new Promise<Response>(() => {}),
-    ),
-  );
+/**
+ * The landing asks GET /api/payments/methods which auto-refill runs here; `mode` is the server's
+ * answer (none: no answer yet). `figures` answers GET /api/site/figures (none: no answer yet);
+ * `serverFigures` are the figures a server render would have put into the page.
+ */
+function renderPage(
+  mode?: 'razorpay' | 'bank' | 'unavailable',
+  options: { figures?: { verifications: number | null; businesses: number | null }; serverFigures?: { verifications: number | null; businesses: number | null } } = {},
+) {
+  const json = (body: unknown) => Promise.resolve(new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } }));
+  const fetchMock = vi.fn((url: string) => {
+    if (mode && String(url).startsWith('/api/payments/methods')) return json({ autoRefill: { mode } });
+    if (options.figures && String(url).startsWith('/api/site/figures')) return json(options.figures);
+    return new Promise<Response>(() => {});
+  });
+  vi.stubGlobal('fetch', fetchMock);
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  return render(
+  const page = (
+    <MemoryRouter initialEntries={['/']}>
+      <LandingPage />
+    </MemoryRouter>
+  );
+  const view = render(
     <QueryClientProvider client={client}>
-      <MemoryRouter initialEntries={['/']}>
-        <LandingPage />
-      </MemoryRouter>
+      {options.serverFigures ? <SiteFiguresProvider figures={options.serverFigures}>{page}</SiteFiguresProvider> : page}
     </QueryClientProvider>,
   );
+  return { ...view, fetchMock };
 }
+
+/** Whether the page asked the server for its figures. */
+const askedForFigures = (fetchMock: ReturnType<typeof vi.fn>) => fetchMock.mock.calls.some(([url]) => String(url).startsWith('/api/site/figures'));
 
 function section(name: RegExp | string) {
   return screen.getByRole('region', { name });
@@ -279,13 +292,8 @@ describe('the live figures in the stats strip', () => {
   });
 
   it('shows the figures the server rendered the page with, rounded down with a "+"', () => {
-    render(
-      <SiteFiguresProvider figures={{ verifications: 2_500_000, businesses: 520 }}>
-        <MemoryRouter initialEntries={['/']}>
-          <LandingPage />
-        </MemoryRouter>
-      </SiteFiguresProvider>,
-    );
+    const { fetchMock } = renderPage(undefined, { serverFigures: { verifications: 2_500_000, businesses: 520 } });
+    expect(askedForFigures(fetchMock)).toBe(false);
     expect(within(strip()).getByText('2.5M+')).toBeInTheDocument();
     expect(within(strip()).getByText('Verifications served')).toBeInTheDocument();
     expect(within(strip()).getByText('520+')).toBeInTheDocument();
@@ -293,23 +301,21 @@ describe('the live figures in the stats strip', () => {
   });
 
   it('hydrates with the figures written into the page, without asking the server', () => {
-    const fetchMock = vi.fn();
-    vi.stubGlobal('fetch', fetchMock);
     const data = Object.assign(document.createElement('script'), { type: 'application/json', id: 'site-figures', textContent: '{"verifications":12000,"businesses":null}' });
     document.body.append(data);
-    renderPage();
+    const { fetchMock } = renderPage();
     expect(within(strip()).getByText('12,000+')).toBeInTheDocument();
     // a figure too small to be worth showing is left out, not shown as zero
     expect(within(strip()).queryByText('Business clients')).toBeNull();
-    expect(fetchMock).not.toHaveBeenCalled();
+    expect(askedForFigures(fetchMock)).toBe(false);
   });
 
   it('asks the server when the browser renders the page alone, and shows no made-up figure meanwhile', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => new Response(JSON.stringify({ verifications: null, businesses: 60 }), { status: 200, headers: { 'content-type': 'application/json' } })));
-    renderPage();
+    const { fetchMock } = renderPage(undefined, { figures: { verifications: null, businesses: 60 } });
     expect(within(strip()).queryByText('Business clients')).toBeNull();
     expect(await within(strip()).findByText('60+')).toBeInTheDocument();
     expect(within(strip()).queryByText('Verifications served')).toBeNull();
     expect(within(strip()).getByText('Uptime')).toBeInTheDocument();
+    expect(askedForFigures(fetchMock)).toBe(true);
   });
 });
