@@ -23,6 +23,7 @@ import * as m20261125440000 from './20261125440000_auto_refill';
 import * as m20261125450000 from './20261125450000_verification_index_prefix';
 import * as m20261125452000 from './20261125452000_known_device';
 import * as m20261125453000 from './20261125453000_receipts';
+import * as m20261125460000 from './20261125460000_check_group_refusal';
 
 /** Every migration, by name; names sort in the order they run. Add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -50,4 +51,5 @@ export const migrations: Record<string, Migration> = {
   '20261125450000_verification_index_prefix': m20261125450000,
   '20261125452000_known_device': m20261125452000,
   '20261125453000_receipts': m20261125453000,
+  '20261125460000_check_group_refusal': m20261125460000,
 };

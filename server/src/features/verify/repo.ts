@@ -27,6 +27,8 @@ export interface CheckTx {
 interface PinnedConnection {
   client: pg.PoolClient;
   begun: boolean;
+  /** the group's write carried COMMIT (recordChecksAndCommit): the transaction is over */
+  committed: boolean;
   kysely: Kysely<Database>;
 }
 
@@ -35,11 +37,13 @@ const pinnedConnections = new WeakMap<pg.PoolClient, PinnedConnection>();
 function pin(client: pg.PoolClient): PinnedConnection {
   let pinned = pinnedConnections.get(client);
   if (!pinned) {
-    const state = { client, begun: false } as PinnedConnection;
+    const state = { client, begun: false, committed: false } as PinnedConnection;
     // Kysely over this one connection: every statement first makes sure the transaction has
     // begun; releasing is left to inCheckTransaction.
     const onTransaction = {
       async query(...args: Parameters<pg.PoolClient['query']>) {
+        // Anything after a committed write would run outside the group's transaction.
+        if (state.committed) throw new Error('a statement after the group was committed');
         if (!state.begun) {
           state.begun = true;
           await client.query('BEGIN');
@@ -54,6 +58,7 @@ function pin(client: pg.PoolClient): PinnedConnection {
     pinnedConnections.set(client, (pinned = state));
   }
   pinned.begun = false;
+  pinned.committed = false;
   return pinned;
 }
 
@@ -72,11 +77,11 @@ export async function inCheckTransaction<T>(database: Db, work: (tx: CheckTx) =>
     let broken: Error | undefined;
     try {
       const result = await work({ run: pinned.kysely, kysely: pinned.kysely, dialect: 'postgres', pinned });
-      if (pinned.begun) await client.query('COMMIT');
+      if (pinned.begun && !pinned.committed) await client.query('COMMIT');
       return result;
     } catch (err) {
       // A failed COMMIT has already ended the transaction; ROLLBACK then only warns.
-      if (pinned.begun) await client.query('ROLLBACK').catch((e: Error) => (broken = e));
+      if (pinned.begun && !pinned.committed) await client.query('ROLLBACK').catch((e: Error) => (broken = e));
       throw err;
     } finally {
       client.release(broken);
@@ -758,6 +763,114 @@ export async function recordChecks(
   const advanced = new Set<string>();
   const debited = new Map<string, Debited>();
   for (const row of rows) {
+    if (row.kind === 'adv') advanced.add(row.id);
+    else debited.set(row.id, toDebited(row));
+  }
+  return { advanced, debited };
+}
+
+/** The fast write refused the group (it was not kept): the caller writes it again the careful way. */
+export class GroupRefused extends Error {
+  constructor(readonly reason: 'cannot_pay' | 'needs_careful_path') {
+    super(`the group of checks was refused by its one-message write: ${reason}`);
+  }
+}
+
+/**
+ * The lines a debit may cross that have something behind them (a mail, a webhook event, an
+ * auto-refill): the careful path handles a crossing, so the one-message write refuses one.
+ */
+export interface CrossingLines {
+  lowBalancePaise: number;
+  depletedBelowPaise: number;
+}
+
+/**
+ * recordChecks for a live PostgreSQL group on a pinned connection: the same writable CTEs and
+ * COMMIT (and BEGIN, when no read carried it) in ONE simple-protocol message, so the balance rows are locked
+ * only while PostgreSQL runs it (before, they stayed locked while the answer travelled to Node,
+ * waited for the event loop and COMMIT came back). Such a message cannot stop halfway to ask Node,
+ * so it fails — the COMMIT after a failed statement is never run, and nothing is kept — when the
+ * group needs the careful path: a business that cannot pay (the balance's CHECK constraint), a
+ * debit that crosses a line (`lines` or the business's auto-refill threshold), or a business with
+ * a live webhook endpoint (its events are written by the careful path). Then GroupRefused is
+ * thrown and the caller rolls back. The simple protocol takes no parameters: values are written
+ * as literals, quoted by pg's escapeLiteral, numbers checked finite.
+ */
+export async function recordChecksAndCommit(
+  tx: CheckTx,
+  verifications: Array<Verification & { replayUnlessAdvanced: { enrolmentId: string; step: number } | null }>,
+  amounts: Map<string, number>,
+  now: Date,
+  lines: CrossingLines,
+): Promise<{ advanced: Set<string>; debited: Map<string, Debited> }> {
+  const pinned = tx.pinned;
+  if (!pinned || pinned.committed || amounts.size === 0 || verifications.some((v) => !v.livemode)) {
+    throw new Error('recordChecksAndCommit needs a live group on a pinned PostgreSQL connection');
+  }
+  // A group that read nothing (stateless checks only) has not begun: BEGIN rides along too.
+  const begin = pinned.begun ? '' : 'begin;\n';
+  const client = pinned.client;
+  const text = (value: string | null) => (value === null ? 'null' : client.escapeLiteral(value));
+  const num = (value: number | null) => {
+    if (value === null) return 'null';
+    if (!Number.isFinite(value)) throw new Error(`not a finite number: ${value}`);
+    return String(value);
+  };
+  const texts = (values: Array<string | null>) => `array[${values.map(text).join(',')}]::text[]`;
+  const nums = (values: number[], type: 'bigint' | 'double precision') => `array[${values.map(num).join(',')}]::${type}[]`;
+  const steps = verifications.flatMap((v) => (v.replayUnlessAdvanced ? [v.replayUnlessAdvanced] : []));
+  const ids = [...amounts.keys()].sort();
+  const at = `${text(now.toISOString())}::timestamptz`;
+  const col = <K extends keyof Verification>(k: K) => verifications.map((v) => v[k]);
+  const message = `${begin}with adv as (
+      update enrolment set last_used_step = s.step, updated_at = ${at}
+      from (select unnest(${texts(steps.map((x) => x.enrolmentId))}) as id, unnest(${nums(steps.map((x) => x.step), 'bigint')}) as step) as s
+      where enrolment.id = s.id and (enrolment.last_used_step is null or enrolment.last_used_step < s.step)
+      returning enrolment.id
+    ), ins as (
+      insert into totp_verification (id, business_id, external_user_id, mode, method, purpose, status, cost_paise, response_time_ms, created_at, livemode)
+      select v.id, v.business_id, v.external_user_id, v.mode, v.method, v.purpose,
+        case when v.replay_unless is not null and not exists (select 1 from adv where adv.id = v.replay_unless) then 'replayed' else v.status end,
+        v.cost_paise, v.response_time_ms, ${at}, true
+      from unnest(${texts(col('id'))}, ${texts(col('businessId'))}, ${texts(col('externalUserId'))}, ${texts(col('mode'))}, ${texts(col('method'))},
+        ${texts(col('purpose'))}, ${texts(col('status'))}, ${nums(col('costPaise'), 'bigint')}, ${nums(col('responseTimeMs'), 'double precision')},
+        ${texts(verifications.map((v) => v.replayUnlessAdvanced?.enrolmentId ?? null))})
+        as v(id, business_id, external_user_id, mode, method, purpose, status, cost_paise, response_time_ms, replay_unless)
+    ), locked as materialized (
+      select id from business where id = any(${texts(ids)}) order by id for no key update
+    ), deb as (
+      update business set balance_paise = business.balance_paise - d.amount, updated_at = ${at}
+      from (select unnest(${texts(ids)}) as id, unnest(${nums(ids.map((id) => amounts.get(id)!), 'bigint')}) as amount) as d
+      where business.id = d.id and business.id in (select id from locked)
+      returning business.id, business.balance_paise, d.amount, business.auto_refill_enabled, business.auto_refill_threshold_paise, business.auto_refill_pack_id,
+        exists (select 1 from webhook where webhook.business_id = business.id and webhook.is_active and webhook.livemode) as has_webhooks
+    ), refused as (
+      select sixdigit_refuse_group(deb.id) as id from deb
+      where deb.has_webhooks or exists (
+        select 1 from unnest(array[${num(lines.lowBalancePaise)}, ${num(lines.depletedBelowPaise)}, deb.auto_refill_threshold_paise]::bigint[]) as line(paise)
+        where deb.balance_paise + deb.amount >= line.paise and deb.balance_paise < line.paise)
+    )
+    select 'deb' as kind, id, balance_paise, auto_refill_enabled, auto_refill_threshold_paise, auto_refill_pack_id, has_webhooks from deb
+    union all select 'adv', id, null, null, null, null, null from adv
+    union all select 'refused', id, null, null, null, null, null from refused;
+    commit`;
+  type Row = { kind: 'adv' | 'deb'; id: string; balance_paise: number; auto_refill_enabled: unknown; auto_refill_threshold_paise: number | null; auto_refill_pack_id: string | null; has_webhooks: boolean };
+  let written: pg.QueryResult<Row>;
+  pinned.begun = true;
+  try {
+    const results = (await client.query(message)) as unknown as pg.QueryResult[];
+    written = results[results.length - 2] as pg.QueryResult<Row>;
+  } catch (err) {
+    const e = err as { code?: string; message?: string; constraint?: string };
+    if (e.code === '23514' && e.constraint?.includes('balance')) throw new GroupRefused('cannot_pay');
+    if (e.code === 'P0001' && e.message?.startsWith('sixdigit: this group of checks needs the careful path')) throw new GroupRefused('needs_careful_path');
+    throw err;
+  }
+  pinned.committed = true;
+  const advanced = new Set<string>();
+  const debited = new Map<string, Debited>();
+  for (const row of written.rows) {
     if (row.kind === 'adv') advanced.add(row.id);
     else debited.set(row.id, toDebited(row));
   }

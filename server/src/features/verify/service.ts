@@ -422,12 +422,24 @@ async function writeGroup(ctx: AppContext, items: PendingCheck[]): Promise<Array
   const results: Array<ApiResult | Error> = new Array(items.length);
   let group = items.map((item, index) => ({ item, index }));
   const alone: typeof group = [];
+  const careful = carefulUntil(ctx);
+  let oneMessage = ctx.database.dialect === 'postgres';
   while (group.length > 0) {
     try {
-      const outcomes = await repo.inCheckTransaction(ctx.database, (tx) => recordGroup(ctx, tx, group.map((g) => g.item), new Date()));
+      const now = new Date();
+      const fast = oneMessage && group.every((g) => g.item.livemode && (careful.get(g.item.business.id) ?? 0) < now.getTime());
+      const outcomes = await repo.inCheckTransaction(ctx.database, (tx) => recordGroup(ctx, tx, group.map((g) => g.item), now, fast));
       group.forEach((g, k) => (results[g.index] = outcomes[k]!));
       break;
     } catch (err) {
+      if (err instanceof repo.GroupRefused) {
+        // Nothing was kept: the same group again, the careful way, and its businesses the careful
+        // way for a while (one with webhook endpoints, or one near a line, would be refused again).
+        const until = Date.now() + CAREFUL_FOR_MS;
+        for (const g of group) careful.set(g.item.business.id, until);
+        oneMessage = false;
+        continue;
+      }
       // Nothing of the group was kept. The checks of a business that cannot pay for all of its
       // share run one by one (each with its own debit, 402 when the money runs out); the rest
       // try again together. Any other failure: every check on its own.
@@ -439,6 +451,16 @@ async function writeGroup(ctx: AppContext, items: PendingCheck[]): Promise<Array
   }
   for (const g of alone) results[g.index] = await verifyOne(ctx, g.item, null).catch((err: Error) => err);
   return results;
+}
+
+/** How long a business whose group the one-message write refused is written the careful way. */
+const CAREFUL_FOR_MS = 2_000;
+const CAREFUL_WITH_WEBHOOKS_MS = 30_000;
+const carefulBusinesses = new WeakMap<AppContext, Map<string, number>>();
+function carefulUntil(ctx: AppContext): Map<string, number> {
+  let m = carefulBusinesses.get(ctx);
+  if (!m) carefulBusinesses.set(ctx, (m = new Map()));
+  return m;
 }
 
 class GroupUnpaid extends Error {
@@ -456,7 +478,7 @@ type Status = repo.Verification['status'];
  * 429 throttled) are decided before anything is written, so they are free. Each statement
  * covers the whole group.
  */
-async function recordGroup(ctx: AppContext, tx: repo.CheckTx, items: PendingCheck[], now: Date): Promise<Array<ApiResult | Error>> {
+async function recordGroup(ctx: AppContext, tx: repo.CheckTx, items: PendingCheck[], now: Date, oneMessage = false): Promise<Array<ApiResult | Error>> {
   const outcomes: Array<ApiResult | Error> = new Array(items.length);
   const users = items.flatMap((p) => ('user_id' in p.input ? [{ businessId: p.business.id, livemode: p.livemode, externalUserId: p.input.user_id }] : []));
   const { enrolments, recent } = await repo.readGroup(tx, users, new Date(now.getTime() - THROTTLE_WINDOW_MS), THROTTLE_FAILURES);
@@ -518,7 +540,12 @@ async function recordGroup(ctx: AppContext, tx: repo.CheckTx, items: PendingChec
   for (const v of drafts) if (v.livemode) amounts.set(v.businessId, (amounts.get(v.businessId) ?? 0) + PAISE_PER_VERIFICATION);
   // The guard, the records and the debits (last but for the outbox rows: on PostgreSQL the
   // balance rows are locked only from here to the commit) in one go.
-  const { advanced, debited } = await repo.recordChecks(tx, drafts, amounts, now);
+  // On PostgreSQL, for a live group, the write carries COMMIT (recordChecksAndCommit): it refuses
+  // the group (GroupRefused, nothing kept) rather than let anything below need a statement.
+  const { advanced, debited } =
+    oneMessage && tx.pinned && amounts.size > 0 && drafts.every((v) => v.livemode)
+      ? await repo.recordChecksAndCommit(tx, drafts, amounts, now, { lowBalancePaise: LOW_BALANCE_THRESHOLD_PAISE, depletedBelowPaise: PAISE_PER_VERIFICATION })
+      : await repo.recordChecks(tx, drafts, amounts, now);
   const testBusinesses = [...new Set(drafts.filter((v) => !v.livemode).map((v) => v.businessId))];
   const testState = testBusinesses.length > 0 ? await repo.testModeState(tx, testBusinesses) : new Map<string, { balancePaise: number; hasWebhooks: boolean }>();
   const verifications = drafts.map((v): repo.Verification => ({
@@ -534,6 +561,9 @@ async function recordGroup(ctx: AppContext, tx: repo.CheckTx, items: PendingChec
     createdAt: v.createdAt,
     livemode: v.livemode,
   }));
+  // A business with live endpoints is refused by the one-message write (its events are written
+  // here, after the debit): written the careful way from the start for a while.
+  for (const [id, paid] of debited) if (paid.hasWebhooks) carefulUntil(ctx).set(id, Date.now() + CAREFUL_WITH_WEBHOOKS_MS);
   const unpaid = new Set([...amounts.keys()].filter((id) => !debited.has(id)));
   if (unpaid.size > 0) throw new GroupUnpaid(unpaid);
   // The debit that crosses the auto-refill threshold records one "refill due" row in this

@@ -1,0 +1,159 @@
+import pg from 'pg';
+import { Secret } from 'otpauth';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { LOW_BALANCE_THRESHOLD_PAISE } from '@common/pricing';
+import { createTestApp, type TestApp } from '../../../../test/support/db';
+import { balancePaise, bearer, createBusiness, fund, totpCode, unique, wrongCode } from '../../../../test/support/verify-api';
+import { newId } from '../../lib/ids';
+import { ledgerTotals } from '../credits/repo';
+import { insertEnrolments } from './repo';
+import { encryptionContext } from './service';
+
+/**
+ * PostgreSQL: a live group's write carries COMMIT in the same message (repo.recordChecksAndCommit),
+ * and a group that needs the careful path — a business that cannot pay, a debit crossing a line
+ * with a mail or an event behind it, a business with live webhook endpoints — is refused by the
+ * database, kept nowhere, and written again the careful way.
+ */
+describe.skipIf(!inject('postgresAvailable'))('verify: one-message write and commit [postgres]', () => {
+  let t: TestApp;
+  /** Every simple-protocol text the app sent, in order (the group's messages are plain strings). */
+  let sent: string[] = [];
+  const realQuery = pg.Client.prototype.query;
+  beforeAll(async () => {
+    t = await createTestApp('postgres');
+    vi.spyOn(pg.Client.prototype, 'query').mockImplementation(function (this: pg.Client, ...args: unknown[]) {
+      if (typeof args[0] === 'string') sent.push(args[0]);
+      return (realQuery as (...a: unknown[]) => unknown).apply(this, args) as never;
+    });
+  });
+  afterEach(() => {
+    sent = [];
+  });
+  afterAll(async () => {
+    vi.restoreAllMocks();
+    await t?.close();
+  });
+
+  async function enrolMany(businessId: string, count: number) {
+    const users = Array.from({ length: count }, () => ({ userId: unique('u'), secret: new Secret({ size: 20 }).base32 }));
+    await insertEnrolments(
+      t.ctx.db,
+      users.map((u) => ({
+        id: newId('enr'),
+        businessId,
+        externalUserId: u.userId,
+        secretEnc: t.ctx.secrets.encrypt(u.secret, encryptionContext(businessId, u.userId)),
+        algorithm: 'SHA1' as const,
+        digits: 6,
+        period: 30,
+        purpose: null,
+        livemode: true,
+      })),
+      new Date(),
+    );
+    return users;
+  }
+
+  async function business(name: string, paise: number) {
+    const biz = await createBusiness(t.app, name);
+    await t.ctx.db.updateTable('business').set({ rate_limit_per_minute: 10_000 }).where('id', '=', biz.businessId).execute();
+    await fund(t.ctx, biz.businessId, paise);
+    return biz;
+  }
+
+  /** The checks at once; `sent` then holds only what they sent (the setup's own transactions commit too). */
+  const verifyAll = (apiKey: string, payloads: object[]) => {
+    sent = [];
+    return Promise.all(payloads.map((payload) => t.app.inject({ method: 'POST', url: '/api/v1/verify', headers: bearer(apiKey), payload })));
+  };
+
+  const writes = () => sent.filter((s) => s.includes('insert into totp_verification'));
+  const separateCommits = () => sent.filter((s) => /^\s*commit\s*$/i.test(s));
+
+  async function expectLedgerExact(businessId: string) {
+    const totals = await ledgerTotals(t.ctx.db, businessId);
+    expect(totals.balancePaise).toBe(totals.creditedPaise - totals.spentPaise);
+  }
+
+  it('writes a live group and its COMMIT in one message: two messages per group, no COMMIT of its own', async () => {
+    const biz = await business('One Message Ltd', 100_000);
+    const users = await enrolMany(biz.businessId, 60);
+    const answers = await verifyAll(biz.apiKey, users.map((u, i) => ({ user_id: u.userId, totp_code: i % 4 === 0 ? wrongCode(u.secret) : totpCode(u.secret) })));
+    expect(answers.map((a) => a.statusCode)).toEqual(users.map(() => 200));
+    expect(answers.filter((a) => a.json().verified)).toHaveLength(45);
+    const groupWrites = writes();
+    expect(groupWrites.length).toBeGreaterThan(0);
+    for (const message of groupWrites) expect(message.trimEnd()).toMatch(/;\s*commit$/);
+    // Each group's reads carried BEGIN; nothing sent BEGIN or COMMIT on its own for the groups.
+    expect(sent.filter((s) => s.startsWith('begin;'))).toHaveLength(groupWrites.length);
+    expect(separateCommits()).toEqual([]);
+    expect(await balancePaise(t.ctx, biz.businessId)).toBe(100_000 - 60 * 10);
+    await expectLedgerExact(biz.businessId);
+  });
+
+  it('writes hostile text (quotes, backslashes, a statement) as literals: stored as sent, nothing else runs', async () => {
+    const biz = await business('Quote Ltd', 100_000);
+    const users = await enrolMany(biz.businessId, 4);
+    const purposes = ["o'brien", "x\\'; update business set balance_paise = 0; --", '$$ $tag$ E\'\\\\\'', 'naïve ✓ "double"'];
+    const answers = await verifyAll(biz.apiKey, users.map((u, i) => ({ user_id: u.userId, totp_code: totpCode(u.secret), purpose: purposes[i] })));
+    expect(answers.map((a) => a.json().verified)).toEqual([true, true, true, true]);
+    const rows = await t.ctx.db.selectFrom('totp_verification').select(['purpose']).where('business_id', '=', biz.businessId).execute();
+    expect(rows.map((r) => r.purpose).sort()).toEqual([...purposes].sort());
+    expect(await balancePaise(t.ctx, biz.businessId)).toBe(100_000 - 40);
+  });
+
+  it('a stateless-only group carries BEGIN, the write and COMMIT in a single message', async () => {
+    const biz = await business('Stateless One Ltd', 10_000 + 50_000);
+    const checks = Array.from({ length: 20 }, (_, i) => {
+      const secret = new Secret({ size: 20 }).base32;
+      return { secret, token: i % 2 ? totpCode(secret) : wrongCode(secret) };
+    });
+    const answers = await verifyAll(biz.apiKey, checks);
+    expect(answers.map((a) => a.statusCode)).toEqual(checks.map(() => 200));
+    for (const message of writes()) expect(message).toMatch(/^begin;[\s\S]*;\s*commit$/);
+    expect(separateCommits()).toEqual([]);
+    expect(await balancePaise(t.ctx, biz.businessId)).toBe(60_000 - 20 * 10);
+  });
+
+  it('a business that cannot pay is refused by the balance CHECK: exactly what the credit pays is answered 200, the rest 402, ledger exact', async () => {
+    const biz = await business('Short One Ltd', 30 * 10);
+    const users = await enrolMany(biz.businessId, 50);
+    const answers = await verifyAll(biz.apiKey, users.map((u) => ({ user_id: u.userId, totp_code: totpCode(u.secret) })));
+    expect(answers.filter((a) => a.statusCode === 200)).toHaveLength(30);
+    expect(answers.filter((a) => a.statusCode === 402)).toHaveLength(20);
+    expect(answers.filter((a) => a.statusCode === 402).every((a) => a.json().error.code === 'insufficient_credits')).toBe(true);
+    expect(await balancePaise(t.ctx, biz.businessId)).toBe(0);
+    await expectLedgerExact(biz.businessId);
+  });
+
+  it('a debit crossing the low-balance line is written the careful way: the low-balance mail is queued once, in the same transaction', async () => {
+    const biz = await business('Crossing Ltd', LOW_BALANCE_THRESHOLD_PAISE + 5 * 10);
+    const users = await enrolMany(biz.businessId, 20);
+    const answers = await verifyAll(biz.apiKey, users.map((u) => ({ user_id: u.userId, totp_code: totpCode(u.secret) })));
+    expect(answers.map((a) => a.statusCode)).toEqual(users.map(() => 200));
+    expect(await balancePaise(t.ctx, biz.businessId)).toBe(LOW_BALANCE_THRESHOLD_PAISE + 50 - 200);
+    const mails = await t.ctx.db.selectFrom('mail_outbox').select('template').where('template', '=', 'balance_low').where('dedupe_key', 'like', `balance_low:${biz.businessId}:%`).execute();
+    expect(mails).toHaveLength(1);
+    // The refused message was sent and kept nothing; the careful write then sent its own COMMIT.
+    expect(writes().some((m) => /;\s*commit$/.test(m.trimEnd()))).toBe(true);
+    expect(separateCommits().length).toBeGreaterThan(0);
+    expect(await t.ctx.db.selectFrom('totp_verification').select((eb) => eb.fn.countAll().as('n')).where('business_id', '=', biz.businessId).executeTakeFirstOrThrow()).toMatchObject({ n: 20 });
+    await expectLedgerExact(biz.businessId);
+  });
+
+  it('a business with a live webhook endpoint gets every check event: its groups are written the careful way', async () => {
+    const biz = await business('Hooked Ltd', 100_000);
+    await t.ctx.db
+      .insertInto('webhook')
+      .values({ id: newId('wh'), business_id: biz.businessId, url: 'https://hooks.example.com/sixdigit', events: JSON.stringify(['verification.success', 'verification.failed']), secret_enc: t.ctx.secrets.encrypt('whsec_test', 'webhook'), is_active: true, livemode: true, created_at: new Date() } as never)
+      .execute();
+    const users = await enrolMany(biz.businessId, 30);
+    const answers = await verifyAll(biz.apiKey, users.map((u) => ({ user_id: u.userId, totp_code: totpCode(u.secret) })));
+    expect(answers.map((a) => a.statusCode)).toEqual(users.map(() => 200));
+    const deliveries = await t.ctx.db.selectFrom('webhook_delivery').select('verification_id').where('business_id', '=', biz.businessId).execute();
+    expect(new Set(deliveries.map((d) => d.verification_id))).toEqual(new Set(answers.map((a) => a.json().verification_id)));
+    expect(await balancePaise(t.ctx, biz.businessId)).toBe(100_000 - 300);
+    await expectLedgerExact(biz.businessId);
+  });
+});
