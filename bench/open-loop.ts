@@ -1,8 +1,10 @@
 /**
  * An open-loop load generator: requests are sent at a fixed rate whatever the server does, each
- * on its own schedule (request k is due at start + k / rate), and each latency is measured from
- * that INTENDED send time to the end of its answer. A server that stalls therefore pays for every
- * request that should have been sent during the stall (no coordinated omission), and the pacing
+ * on its own schedule (request k is due at start + k / rate). A request that finds every
+ * connection busy when it falls due is measured from that INTENDED send time to the end of its
+ * answer, so a server that stalls pays for every request that should have been sent during the
+ * stall (no coordinated omission); one sent on an idle connection is measured from its send (the
+ * pacer's own timer fires up to ~1 ms late, which is not the server's latency). The pacing
  * is even: due requests go out as they fall due, one per idle connection, never a whole
  * connection pool at once per tick (autocannon's `overallRate` does that and adds its own
  * queueing). HTTP/1.1 keep-alive on raw sockets, a minimal answer parser: the generator costs
@@ -69,7 +71,6 @@ export function openLoop(options: OpenLoopOptions): Promise<OpenLoopResult> {
   const conns: Conn[] = [];
   let start = 0;
   let timer: NodeJS.Timeout | undefined;
-  let immediate: NodeJS.Immediate | undefined;
   let finish: (() => void) | undefined;
 
   const request = (): Buffer => {
@@ -157,21 +158,18 @@ export function openLoop(options: OpenLoopOptions): Promise<OpenLoopResult> {
       const intended = start + scheduled * interval;
       scheduled++;
       const conn = idle.pop();
-      if (conn) send(conn, intended);
+      // Node's timers fire on whole milliseconds, so a request goes out up to ~1 ms after it fell
+      // due even with a connection idle: that is the pacer's lateness, not the server's, and the
+      // latency counts from the send. A request that found every connection busy waited for the
+      // server: its latency counts from when it fell due (no coordinated omission).
+      if (conn) send(conn, performance.now());
       else due.push(intended);
     }
     if (dueHead > 4096 && dueHead * 2 > due.length) {
       due.splice(0, dueHead);
       dueHead = 0;
     }
-    if (scheduled >= total) return;
-    // Node's timers fire on whole milliseconds (and late): at 3,000 req/s that would send each
-    // request ~0.5 ms after it was due and count the pacer's lateness as the server's latency.
-    // Within 2 ms of the next due time the pacer polls instead (setImmediate: once per turn of
-    // the event loop, after the sockets' I/O), so requests go out within microseconds of due.
-    const wait = start + scheduled * interval - performance.now();
-    if (wait > 2) timer = setTimeout(tick, wait - 1.5);
-    else immediate = setImmediate(tick);
+    if (scheduled < total) timer = setTimeout(tick, Math.max(0, start + scheduled * interval - performance.now()));
   };
 
   return new Promise<OpenLoopResult>((resolve) => {
@@ -186,7 +184,6 @@ export function openLoop(options: OpenLoopOptions): Promise<OpenLoopResult> {
         if (ended) return;
         ended = true;
         if (timer) clearTimeout(timer);
-        if (immediate) clearImmediate(immediate);
         clearTimeout(deadline);
         const elapsed = (performance.now() - start) / 1000;
         for (const c of conns.splice(0)) c.socket.destroy();

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import pg from 'pg';
 import { Secret } from 'otpauth';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
@@ -6,7 +7,7 @@ import { createTestApp, type TestApp } from '../../../../test/support/db';
 import { balancePaise, bearer, createBusiness, fund, totpCode, unique, wrongCode } from '../../../../test/support/verify-api';
 import { newId } from '../../lib/ids';
 import { ledgerTotals } from '../credits/repo';
-import { insertEnrolments } from './repo';
+import { insertEnrolments, recentChecksSql } from './repo';
 import { encryptionContext } from './service';
 
 /**
@@ -101,6 +102,31 @@ describe.skipIf(!inject('postgresAvailable'))('verify: one-message write and com
     const rows = await t.ctx.db.selectFrom('totp_verification').select(['purpose']).where('business_id', '=', biz.businessId).execute();
     expect(rows.map((r) => r.purpose).sort()).toEqual([...purposes].sort());
     expect(await balancePaise(t.ctx, biz.businessId)).toBe(100_000 - 40);
+  });
+
+  it("reads each user's throttle history by the user's index, at most 5 rows per user, whatever the business's last 15 minutes hold", async () => {
+    // The earlier form, `(…) in (users) and created_at >= since`, let the planner choose: with
+    // statistics from before the newest checks (they always lag a table filling in time order) it
+    // took the business's (business, mode, time) index and read every check of the last 15
+    // minutes once per user — measured with 300,000 checks of one business and 100,000 users:
+    // 7.2 ms per 16-user read instead of 0.7 ms, worse with every check recorded. The LATERAL
+    // form reads per user in the user's index order and stops at the limit.
+    const biz = await business('Busy Ltd', 10);
+    await sql`insert into totp_verification (id, business_id, external_user_id, mode, method, status, cost_paise, response_time_ms, created_at, livemode)
+      select 'ver_old_' || g, ${biz.businessId}, 'user_' || (g % 20000), 'managed', 'totp', 'verified', 10, 1, now() - interval '2 hours' - (g || ' ms')::interval, true
+      from generate_series(1, 60000) as g`.execute(t.ctx.db);
+    await sql`analyze totp_verification`.execute(t.ctx.db);
+    await sql`insert into totp_verification (id, business_id, external_user_id, mode, method, status, cost_paise, response_time_ms, created_at, livemode)
+      select 'ver_busy_' || g, ${biz.businessId}, 'user_' || (g % 20000), 'managed', 'totp', 'verified', 10, 1, now() - (g || ' ms')::interval, true
+      from generate_series(1, 20000) as g`.execute(t.ctx.db);
+    const ids = Array.from({ length: 16 }, (_, i) => `'user_${7 + i * 1000}'`);
+    const users = `select * from unnest(array[${ids.map(() => `'${biz.businessId}'`).join(',')}]::text[], array[${ids.map(() => 'true').join(',')}]::boolean[], array[${ids.join(',')}]::text[])`;
+    const since = `'${new Date(Date.now() - 15 * 60_000).toISOString()}'::timestamptz`;
+    const plan = (await sql.raw<{ 'QUERY PLAN': string }>(`explain ${recentChecksSql(users, since, 5)}`).execute(t.ctx.db)).rows.map((r) => r['QUERY PLAN']).join('\n');
+    expect(plan).toMatch(/Limit[\s\S]*Index Scan Backward using verification_user_time_idx/);
+    expect(plan).not.toContain('verification_business_mode_time_idx');
+    const rows = (await sql.raw<{ external_user_id: string }>(recentChecksSql(users, since, 5)).execute(t.ctx.db)).rows;
+    expect(rows.filter((r) => r.external_user_id === 'user_7')).toHaveLength(1);
   });
 
   it('a stateless-only group carries BEGIN, the write and COMMIT in a single message', async () => {

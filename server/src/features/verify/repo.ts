@@ -561,14 +561,34 @@ export async function readGroup(tx: CheckTx, users: UserRef[], since: Date, limi
   const results = (await pinned.client.query(`begin;
     select ${ENROLMENT_COLUMNS} from enrolment as e where (e.business_id, e.livemode, e.external_user_id) in (${usersSql})
       order by e.business_id, e.livemode, e.external_user_id for update of e;
-    select business_id, livemode, external_user_id, status, created_at from totp_verification
-      where (business_id, livemode, external_user_id) in (${usersSql}) and created_at >= ${lit(since.toISOString())} and status != 'replayed'
-      order by created_at desc`)) as unknown as [pg.QueryResult, pg.QueryResult<EnrolmentRow>, pg.QueryResult<RecentRow>];
+    ${recentChecksSql(usersSql, lit(since.toISOString()), limit)}`)) as unknown as [pg.QueryResult, pg.QueryResult<EnrolmentRow>, pg.QueryResult<RecentRow>];
   const enrolments = new Map<string, Enrolment>();
   for (const row of results[1].rows) enrolments.set(userKey(row.business_id, toBoolean(row.livemode), row.external_user_id), toEnrolment(row));
   // The history of users not enrolled is not wanted (their checks are refused as not found).
   const recent = collectRecent(results[2].rows.filter((r) => enrolments.has(userKey(r.business_id, toBoolean(r.livemode), r.external_user_id))), limit);
   return { enrolments, recent };
+}
+
+/**
+ * PostgreSQL: per user of `usersSql` (rows of business_id, livemode, external_user_id), the newest
+ * `limit` checks that are not replays, kept when inside the window — a LATERAL read per user, in
+ * (business, user, time) order by its index. Not `(…) in (users) and created_at >= since`: with
+ * statistics that do not yet know the newest times (they never do, on a table filling in time
+ * order), the planner takes the business's (business, mode, time) index instead and reads EVERY
+ * check of the business in the last 15 minutes for each user — at a busy business's rate, hundreds
+ * of thousands of rows per group, slower with every check recorded.
+ */
+export function recentChecksSql(usersSql: string, since: string, limit: number): string {
+  if (!Number.isInteger(limit) || limit < 1) throw new Error(`not a row limit: ${limit}`);
+  return `select u.business_id, u.livemode, u.external_user_id, v.status, v.created_at
+    from (${usersSql}) as u(business_id, livemode, external_user_id)
+    cross join lateral (
+      select t.status, t.created_at from totp_verification as t
+      where t.business_id = u.business_id and t.livemode = u.livemode and t.external_user_id = u.external_user_id and t.status != 'replayed'
+      order by t.created_at desc limit ${limit}
+    ) as v
+    where v.created_at >= ${since}
+    order by v.created_at desc`;
 }
 
 interface RecentRow {
@@ -608,12 +628,14 @@ export async function recentChecksForUsers(
     }
     return recent;
   }
-  const { rows } = await sql<RecentRow>`
-    select business_id, livemode, external_user_id, status, created_at from totp_verification
-    where (business_id, livemode, external_user_id) in
-        (select * from unnest(${users.map((u) => u.businessId)}::text[], ${users.map((u) => u.livemode)}::boolean[], ${users.map((u) => u.externalUserId)}::text[]))
-      and created_at >= ${since} and status != 'replayed'
-    order by created_at desc`.execute(tx.kysely);
+  const { rows } = await tx.kysely.executeQuery<RecentRow>(
+    CompiledQuery.raw(recentChecksSql('select * from unnest($1::text[], $2::boolean[], $3::text[])', '$4::timestamptz', limit), [
+      users.map((u) => u.businessId),
+      users.map((u) => u.livemode),
+      users.map((u) => u.externalUserId),
+      since,
+    ]),
+  );
   return collectRecent(rows, limit);
 }
 
@@ -731,7 +753,7 @@ export async function recordChecks(
   }
   const ids = [...amounts.keys()].sort();
   const col = <K extends keyof Verification>(k: K) => verifications.map((v) => v[k]);
-  const { rows } = await sql<{ kind: 'adv' | 'deb'; id: string; balance_paise: number; auto_refill_enabled: unknown; auto_refill_threshold_paise: number | null; auto_refill_pack_id: string | null; has_webhooks: boolean }>`
+  const { rows } = await sql<{ kind: 'adv' | 'ins' | 'deb'; id: string; balance_paise: number; auto_refill_enabled: unknown; auto_refill_threshold_paise: number | null; auto_refill_pack_id: string | null; has_webhooks: boolean }>`
     with adv as (
       update enrolment set last_used_step = s.step, updated_at = ${now}
       from (select unnest(${steps.map((s) => s.enrolmentId)}::text[]) as id, unnest(${steps.map((s) => s.step)}::bigint[]) as step) as s
@@ -746,6 +768,7 @@ export async function recordChecks(
         ${col('purpose')}::text[], ${col('status')}::text[], ${col('costPaise')}::bigint[], ${col('responseTimeMs')}::double precision[],
         ${verifications.map((v) => v.replayUnlessAdvanced?.enrolmentId ?? null)}::text[], ${col('livemode')}::boolean[])
         as v(id, business_id, external_user_id, mode, method, purpose, status, cost_paise, response_time_ms, replay_unless, livemode)
+      returning 1
     ), locked as materialized (
       -- NO KEY UPDATE, as the UPDATE itself takes: it does not wait for other groups'
       -- verification rows, whose foreign key holds a KEY SHARE lock on the business.
@@ -757,14 +780,16 @@ export async function recordChecks(
       returning business.id, business.balance_paise, business.auto_refill_enabled, business.auto_refill_threshold_paise, business.auto_refill_pack_id,
         exists (select 1 from webhook where webhook.business_id = business.id and webhook.is_active and webhook.livemode) as has_webhooks
     )
-    select 'deb' as kind, id, balance_paise, auto_refill_enabled, auto_refill_threshold_paise, auto_refill_pack_id, has_webhooks from deb
-    union all
-    select 'adv', id, null, null, null, null, null from adv`.execute(tx.kysely);
+    -- In this order (an Append runs its branches one after another): the replay guard and the
+    -- records first, the debit — which locks the business row until the commit — last.
+    select 'adv' as kind, id, null::bigint as balance_paise, null::boolean as auto_refill_enabled, null::bigint as auto_refill_threshold_paise, null as auto_refill_pack_id, null::boolean as has_webhooks from adv
+    union all select 'ins', null, null, null, null, null, null from (select count(*) from ins) as inserted
+    union all select 'deb', id, balance_paise, auto_refill_enabled, auto_refill_threshold_paise, auto_refill_pack_id, has_webhooks from deb`.execute(tx.kysely);
   const advanced = new Set<string>();
   const debited = new Map<string, Debited>();
   for (const row of rows) {
     if (row.kind === 'adv') advanced.add(row.id);
-    else debited.set(row.id, toDebited(row));
+    else if (row.kind === 'deb') debited.set(row.id, toDebited(row));
   }
   return { advanced, debited };
 }
@@ -837,6 +862,7 @@ export async function recordChecksAndCommit(
         ${texts(col('purpose'))}, ${texts(col('status'))}, ${nums(col('costPaise'), 'bigint')}, ${nums(col('responseTimeMs'), 'double precision')},
         ${texts(verifications.map((v) => v.replayUnlessAdvanced?.enrolmentId ?? null))})
         as v(id, business_id, external_user_id, mode, method, purpose, status, cost_paise, response_time_ms, replay_unless)
+      returning 1
     ), locked as materialized (
       select id from business where id = any(${texts(ids)}) order by id for no key update
     ), deb as (
@@ -851,11 +877,14 @@ export async function recordChecksAndCommit(
         select 1 from unnest(array[${num(lines.lowBalancePaise)}, ${num(lines.depletedBelowPaise)}, deb.auto_refill_threshold_paise]::bigint[]) as line(paise)
         where deb.balance_paise + deb.amount >= line.paise and deb.balance_paise < line.paise)
     )
-    select 'deb' as kind, id, balance_paise, auto_refill_enabled, auto_refill_threshold_paise, auto_refill_pack_id, has_webhooks from deb
-    union all select 'adv', id, null, null, null, null, null from adv
+    -- In this order (an Append runs its branches one after another): the replay guard and the
+    -- records first; the debit, which locks the business row until the COMMIT, last.
+    select 'adv' as kind, id, null::bigint as balance_paise, null::boolean as auto_refill_enabled, null::bigint as auto_refill_threshold_paise, null as auto_refill_pack_id, null::boolean as has_webhooks from adv
+    union all select 'ins', null, null, null, null, null, null from (select count(*) from ins) as inserted
+    union all select 'deb', id, balance_paise, auto_refill_enabled, auto_refill_threshold_paise, auto_refill_pack_id, has_webhooks from deb
     union all select 'refused', id, null, null, null, null, null from refused;
     commit`;
-  type Row = { kind: 'adv' | 'deb'; id: string; balance_paise: number; auto_refill_enabled: unknown; auto_refill_threshold_paise: number | null; auto_refill_pack_id: string | null; has_webhooks: boolean };
+  type Row = { kind: 'adv' | 'ins' | 'deb'; id: string; balance_paise: number; auto_refill_enabled: unknown; auto_refill_threshold_paise: number | null; auto_refill_pack_id: string | null; has_webhooks: boolean };
   let written: pg.QueryResult<Row>;
   pinned.begun = true;
   try {
@@ -872,7 +901,7 @@ export async function recordChecksAndCommit(
   const debited = new Map<string, Debited>();
   for (const row of written.rows) {
     if (row.kind === 'adv') advanced.add(row.id);
-    else debited.set(row.id, toDebited(row));
+    else if (row.kind === 'deb') debited.set(row.id, toDebited(row));
   }
   return { advanced, debited };
 }

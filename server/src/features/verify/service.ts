@@ -407,9 +407,12 @@ function groupsOf(ctx: AppContext): GroupCommit<PendingCheck, ApiResult> {
   let g = groups.get(ctx);
   if (!g) {
     g = new GroupCommit((_, items) => writeGroup(ctx, items), {
-      // SQLite has one connection (one writer). On PostgreSQL groups overlap until their
-      // debits, which queue on the balance rows only from debit to commit.
-      maxInFlight: ctx.database.dialect === 'sqlite' ? 1 : 4,
+      // SQLite has one connection (one writer). On PostgreSQL two groups overlap: one reads
+      // while the other writes. The writes queue on the balance row (from the debit to the end
+      // of the commit's flush), so more groups in flight only make each smaller: measured on one
+      // business, 2 in flight gave 6,586 checks/s closed-loop (4: 5,695; 1: 5,672) and kept up
+      // with 3,000/s open-loop on 16 connections (1 and 4 did not).
+      maxInFlight: ctx.database.dialect === 'sqlite' ? 1 : 2,
       maxGroup: 256,
       distinctKey: (p) => ('user_id' in p.input ? repo.userKey(p.business.id, p.livemode, p.input.user_id) : null),
     });
