@@ -438,8 +438,7 @@ async function writeGroup(ctx: AppContext, items: PendingCheck[]): Promise<Array
       if (err instanceof repo.GroupRefused) {
         // Nothing was kept: the same group again, the careful way, and its businesses the careful
         // way for a while (one with webhook endpoints, or one near a line, would be refused again).
-        const until = Date.now() + CAREFUL_FOR_MS;
-        for (const g of group) careful.set(g.item.business.id, until);
+        for (const g of group) markCareful(ctx, g.item.business.id, CAREFUL_FOR_MS);
         oneMessage = false;
         continue;
       }
@@ -459,11 +458,18 @@ async function writeGroup(ctx: AppContext, items: PendingCheck[]): Promise<Array
 /** How long a business whose group the one-message write refused is written the careful way. */
 const CAREFUL_FOR_MS = 2_000;
 const CAREFUL_WITH_WEBHOOKS_MS = 30_000;
+/** Per context, business id → until when (ms) its groups go the careful way. */
 const carefulBusinesses = new WeakMap<AppContext, Map<string, number>>();
 function carefulUntil(ctx: AppContext): Map<string, number> {
   let m = carefulBusinesses.get(ctx);
   if (!m) carefulBusinesses.set(ctx, (m = new Map()));
   return m;
+}
+function markCareful(ctx: AppContext, businessId: string, forMs: number): void {
+  const careful = carefulUntil(ctx);
+  // Expired marks are only a hint; drop them before the map grows with the number of businesses.
+  if (careful.size >= 10_000) for (const [id, until] of careful) if (until < Date.now()) careful.delete(id);
+  careful.set(businessId, Date.now() + forMs);
 }
 
 class GroupUnpaid extends Error {
@@ -566,7 +572,7 @@ async function recordGroup(ctx: AppContext, tx: repo.CheckTx, items: PendingChec
   }));
   // A business with live endpoints is refused by the one-message write (its events are written
   // here, after the debit): written the careful way from the start for a while.
-  for (const [id, paid] of debited) if (paid.hasWebhooks) carefulUntil(ctx).set(id, Date.now() + CAREFUL_WITH_WEBHOOKS_MS);
+  for (const [id, paid] of debited) if (paid.hasWebhooks) markCareful(ctx, id, CAREFUL_WITH_WEBHOOKS_MS);
   const unpaid = new Set([...amounts.keys()].filter((id) => !debited.has(id)));
   if (unpaid.size > 0) throw new GroupUnpaid(unpaid);
   // The debit that crosses the auto-refill threshold records one "refill due" row in this
