@@ -3,8 +3,9 @@
  * on its own schedule (request k is due at start + k / rate). A request that finds every
  * connection busy when it falls due is measured from that INTENDED send time to the end of its
  * answer, so a server that stalls pays for every request that should have been sent during the
- * stall (no coordinated omission); one sent on an idle connection is measured from its send (the
- * pacer's own timer fires up to ~1 ms late, which is not the server's latency). The pacing
+ * stall (no coordinated omission); one sent on an idle connection is measured from its send, less
+ * at most one timer tick (the pacer's own timer fires up to ~1 ms late, which is not the server's
+ * latency). The pacing
  * is even: due requests go out as they fall due, one per idle connection, never a whole
  * connection pool at once per tick (autocannon's `overallRate` does that and adds its own
  * queueing). HTTP/1.1 keep-alive on raw sockets, a minimal answer parser: the generator costs
@@ -159,10 +160,11 @@ export function openLoop(options: OpenLoopOptions): Promise<OpenLoopResult> {
       scheduled++;
       const conn = idle.pop();
       // Node's timers fire on whole milliseconds, so a request goes out up to ~1 ms after it fell
-      // due even with a connection idle: that is the pacer's lateness, not the server's, and the
-      // latency counts from the send. A request that found every connection busy waited for the
-      // server: its latency counts from when it fell due (no coordinated omission).
-      if (conn) send(conn, performance.now());
+      // due even with a connection idle: that one timer tick is the pacer's lateness, not the
+      // server's, and is forgiven — any later than that (the generator's own stalls, the CPU it
+      // shares with the server) still counts. A request that found every connection busy waited
+      // for the server: its latency counts from when it fell due (no coordinated omission).
+      if (conn) send(conn, Math.min(performance.now(), intended + TIMER_TICK_MS));
       else due.push(intended);
     }
     if (dueHead > 4096 && dueHead * 2 > due.length) {
@@ -214,5 +216,8 @@ export function openLoop(options: OpenLoopOptions): Promise<OpenLoopResult> {
     });
   });
 }
+
+/** Node's timer resolution: what the pacer itself may be late by. */
+const TIMER_TICK_MS = 1;
 
 const round = (ms: number) => Math.round(ms * 100) / 100;

@@ -485,7 +485,7 @@ for (const o of outcomes) {
 }
 const opened = outcomes.filter((o) => o.open && o.open.length > 0);
 if (opened.length > 0) {
-  console.log(`\nOpen loop at a fixed ${OPEN_RATE} req/s for ${OPEN_SECONDS} s (${OPEN_CONNECTIONS} connections, paced evenly; latency from the intended send time when no connection was idle, else from the send):\n`);
+  console.log(`\nOpen loop at a fixed ${OPEN_RATE} req/s for ${OPEN_SECONDS} s (${OPEN_CONNECTIONS} connections, paced evenly; latency from the intended send time, less at most one 1 ms timer tick when a connection was idle):\n`);
   console.log('| target | goal | answered/s | p50 ms | p90 ms | p99 ms | p99.9 ms | max ms | errors | 5xx | not verified | result |');
   console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
   for (const o of opened) {

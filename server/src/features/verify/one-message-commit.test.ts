@@ -7,7 +7,8 @@ import { createTestApp, type TestApp } from '../../../../test/support/db';
 import { balancePaise, bearer, createBusiness, fund, totpCode, unique, wrongCode } from '../../../../test/support/verify-api';
 import { newId } from '../../lib/ids';
 import { ledgerTotals } from '../credits/repo';
-import { insertEnrolments, recentChecksSql } from './repo';
+import { GroupCommitted, inCheckTransaction, insertEnrolments, readGroup, recentChecksSql, recordChecksAndCommit } from './repo';
+import { newTimeOrderedId } from '../../lib/ids';
 import { encryptionContext } from './service';
 
 /**
@@ -125,8 +126,17 @@ describe.skipIf(!inject('postgresAvailable'))('verify: one-message write and com
     const plan = (await sql.raw<{ 'QUERY PLAN': string }>(`explain ${recentChecksSql(users, since, 5)}`).execute(t.ctx.db)).rows.map((r) => r['QUERY PLAN']).join('\n');
     expect(plan).toMatch(/Limit[\s\S]*Index Scan Backward using verification_user_time_idx/);
     expect(plan).not.toContain('verification_business_mode_time_idx');
-    const rows = (await sql.raw<{ external_user_id: string }>(recentChecksSql(users, since, 5)).execute(t.ctx.db)).rows;
-    expect(rows.filter((r) => r.external_user_id === 'user_7')).toHaveLength(1);
+    // user_7 also has 7 newer checks in the window: the 2 newest are replays (not counted), so
+    // the read gives the 5 newest others, newest first; and 1 check older than the window.
+    await sql`insert into totp_verification (id, business_id, external_user_id, mode, method, status, cost_paise, response_time_ms, created_at, livemode)
+      select 'ver_u7_' || g, ${biz.businessId}, 'user_7', 'managed', 'totp', case when g <= 2 then 'replayed' else 'invalid_code' end, 10, 1,
+        now() + (100 - g || ' ms')::interval, true
+      from generate_series(1, 7) as g
+      union all select 'ver_u7_old', ${biz.businessId}, 'user_7', 'managed', 'totp', 'invalid_code', 10, 1, now() - interval '16 minutes', true`.execute(t.ctx.db);
+    const rows = (await sql.raw<{ external_user_id: string; status: string }>(recentChecksSql(users, since, 5)).execute(t.ctx.db)).rows;
+    const user7 = rows.filter((r) => r.external_user_id === 'user_7');
+    expect(user7.map((r) => r.status)).toEqual(Array(5).fill('invalid_code'));
+    expect(rows.filter((r) => r.external_user_id === 'user_1007')).toHaveLength(1);
   });
 
   it('a stateless-only group carries BEGIN, the write and COMMIT in a single message', async () => {
@@ -150,6 +160,68 @@ describe.skipIf(!inject('postgresAvailable'))('verify: one-message write and com
     expect(answers.filter((a) => a.statusCode === 402)).toHaveLength(20);
     expect(answers.filter((a) => a.statusCode === 402).every((a) => a.json().error.code === 'insufficient_credits')).toBe(true);
     expect(await balancePaise(t.ctx, biz.businessId)).toBe(0);
+    await expectLedgerExact(biz.businessId);
+    // The one-message write was refused by the CHECK and the group went the careful way (its
+    // write without COMMIT, then the checks one by one), not some other failure's path.
+    const groupWrites = writes();
+    expect(groupWrites[0]!.trimEnd()).toMatch(/;\s*commit$/);
+    expect(groupWrites.some((m) => !/;\s*commit$/.test(m.trimEnd()))).toBe(true);
+  });
+
+  it('a debit crossing the auto-refill threshold is written the careful way: one refill is due', async () => {
+    const biz = await business('Refill Ltd', 50_000 + 3 * 10);
+    await t.ctx.db
+      .updateTable('business')
+      .set({ auto_refill_enabled: true, auto_refill_threshold_paise: 50_000, auto_refill_pack_id: 'basic' } as never)
+      .where('id', '=', biz.businessId)
+      .execute();
+    const users = await enrolMany(biz.businessId, 10);
+    const answers = await verifyAll(biz.apiKey, users.map((u) => ({ user_id: u.userId, totp_code: totpCode(u.secret) })));
+    expect(answers.map((a) => a.statusCode)).toEqual(users.map(() => 200));
+    const due = await t.ctx.db.selectFrom('auto_refill').select(['status', 'pack_id']).where('business_id', '=', biz.businessId).execute();
+    expect(due).toEqual([{ status: 'due', pack_id: 'basic' }]);
+    await expectLedgerExact(biz.businessId);
+  });
+
+  it('live checks are not held back by test checks arriving with them: the live groups stay one-message', async () => {
+    const biz = await business('Mixed Ltd', 100_000);
+    const live = await enrolMany(biz.businessId, 20);
+    const testSecret = new Secret({ size: 20 }).base32;
+    const payloads = live.map((u) => ({ key: biz.apiKey, payload: { user_id: u.userId, totp_code: totpCode(u.secret) } as object }));
+    for (let i = 0; i < 5; i++) payloads.splice(i * 4, 0, { key: biz.testApiKey, payload: { secret: testSecret, token: wrongCode(testSecret) } });
+    // Both keys looked up once before, so the burst's checks reach the queue together.
+    for (const key of [biz.apiKey, biz.testApiKey]) await t.app.inject({ method: 'POST', url: '/api/v1/test', headers: bearer(key) });
+    sent = [];
+    const answers = await Promise.all(payloads.map((p) => t.app.inject({ method: 'POST', url: '/api/v1/verify', headers: bearer(p.key), payload: p.payload })));
+    expect(answers.map((a) => a.statusCode)).toEqual(payloads.map(() => 200));
+    expect(answers.filter((a) => a.json().livemode === false)).toHaveLength(5);
+    const liveWrites = writes().filter((w) => live.some((u) => w.includes(u.userId)));
+    expect(liveWrites.length).toBeGreaterThan(0);
+    for (const m of liveWrites) expect(m.trimEnd()).toMatch(/;\s*commit$/);
+    expect(await balancePaise(t.ctx, biz.businessId)).toBe(100_000 - 200);
+  });
+
+  it('a failure after the group committed is reported as committed (never taken for "nothing kept" and written twice)', async () => {
+    const biz = await business('Committed Ltd', 1_000);
+    const [user] = await enrolMany(biz.businessId, 1);
+    const now = new Date();
+    const id = newTimeOrderedId('ver');
+    const failure = await inCheckTransaction(t.ctx.database, async (tx) => {
+      const { enrolments } = await readGroup(tx, [{ businessId: biz.businessId, livemode: true, externalUserId: user!.userId }], new Date(now.getTime() - 900_000), 5);
+      const enrolment = [...enrolments.values()][0]!;
+      await recordChecksAndCommit(
+        tx,
+        [{ id, businessId: biz.businessId, externalUserId: user!.userId, mode: 'managed', method: 'totp', purpose: null, status: 'verified', costPaise: 10, responseTimeMs: 1, createdAt: now, livemode: true, replayUnlessAdvanced: { enrolmentId: enrolment.id, step: 1 } }],
+        new Map([[biz.businessId, 10]]),
+        now,
+        { lowBalancePaise: LOW_BALANCE_THRESHOLD_PAISE, depletedBelowPaise: 10 },
+      );
+      // Anything after the in-message COMMIT is outside the transaction: refused, and reported as committed.
+      await tx.kysely.selectFrom('business').select('id').execute();
+    }).catch((err: unknown) => err);
+    expect(failure).toBeInstanceOf(GroupCommitted);
+    expect(await t.ctx.db.selectFrom('totp_verification').select('id').where('business_id', '=', biz.businessId).execute()).toEqual([{ id }]);
+    expect(await balancePaise(t.ctx, biz.businessId)).toBe(990);
     await expectLedgerExact(biz.businessId);
   });
 

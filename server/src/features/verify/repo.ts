@@ -80,8 +80,10 @@ export async function inCheckTransaction<T>(database: Db, work: (tx: CheckTx) =>
       if (pinned.begun && !pinned.committed) await client.query('COMMIT');
       return result;
     } catch (err) {
+      // The group's write carried COMMIT: what failed after it must not be taken for "nothing kept".
+      if (pinned.committed) throw new GroupCommitted(err);
       // A failed COMMIT has already ended the transaction; ROLLBACK then only warns.
-      if (pinned.begun && !pinned.committed) await client.query('ROLLBACK').catch((e: Error) => (broken = e));
+      if (pinned.begun) await client.query('ROLLBACK').catch((e: Error) => (broken = e));
       throw err;
     } finally {
       client.release(broken);
@@ -555,7 +557,10 @@ export async function readGroup(tx: CheckTx, users: UserRef[], since: Date, limi
     const found = users.filter((u) => enrolments.has(userKey(u.businessId, u.livemode, u.externalUserId)));
     return { enrolments, recent: await recentChecksForUsers(tx, found, since, limit) };
   }
-  const lit = (value: string) => pinned.client.escapeLiteral(value);
+  const lit = (value: string) => {
+    if (typeof value !== 'string') throw new Error(`not a text value: ${typeof value}`);
+    return pinned.client.escapeLiteral(value);
+  };
   const usersSql = `select * from unnest(array[${users.map((u) => lit(u.businessId)).join(',')}]::text[], array[${users.map((u) => (u.livemode ? 'true' : 'false')).join(',')}]::boolean[], array[${users.map((u) => lit(u.externalUserId)).join(',')}]::text[])`;
   pinned.begun = true;
   const results = (await pinned.client.query(`begin;
@@ -571,8 +576,8 @@ export async function readGroup(tx: CheckTx, users: UserRef[], since: Date, limi
 
 /**
  * PostgreSQL: per user of `usersSql` (rows of business_id, livemode, external_user_id), the newest
- * `limit` checks that are not replays, kept when inside the window — a LATERAL read per user, in
- * (business, user, time) order by its index. Not `(…) in (users) and created_at >= since`: with
+ * `limit` checks inside the window that are not replays — a LATERAL read per user, in (business,
+ * user, time) order on its index, from the window's start only. Not `(…) in (users) and created_at >= since`: with
  * statistics that do not yet know the newest times (they never do, on a table filling in time
  * order), the planner takes the business's (business, mode, time) index instead and reads EVERY
  * check of the business in the last 15 minutes for each user — at a busy business's rate, hundreds
@@ -584,10 +589,10 @@ export function recentChecksSql(usersSql: string, since: string, limit: number):
     from (${usersSql}) as u(business_id, livemode, external_user_id)
     cross join lateral (
       select t.status, t.created_at from totp_verification as t
-      where t.business_id = u.business_id and t.livemode = u.livemode and t.external_user_id = u.external_user_id and t.status != 'replayed'
+      where t.business_id = u.business_id and t.external_user_id = u.external_user_id and t.created_at >= ${since}
+        and t.livemode = u.livemode and t.status != 'replayed'
       order by t.created_at desc limit ${limit}
     ) as v
-    where v.created_at >= ${since}
     order by v.created_at desc`;
 }
 
@@ -794,11 +799,43 @@ export async function recordChecks(
   return { advanced, debited };
 }
 
-/** The fast write refused the group (it was not kept): the caller writes it again the careful way. */
+/**
+ * The fast write refused the group (it was not kept): the caller writes it again the careful way.
+ * `businessId`: the business that made it refuse, when the database said which.
+ */
 export class GroupRefused extends Error {
-  constructor(readonly reason: 'cannot_pay' | 'needs_careful_path') {
+  constructor(
+    readonly reason: 'cannot_pay' | 'needs_careful_path',
+    readonly businessId: string | null,
+  ) {
     super(`the group of checks was refused by its one-message write: ${reason}`);
   }
+}
+
+/** Something failed after the group's write had committed it: it is recorded and charged, never to be retried. */
+export class GroupCommitted extends Error {
+  constructor(override readonly cause: unknown) {
+    super(`failed after the group of checks was committed: ${cause instanceof Error ? cause.message : String(cause)}`);
+  }
+}
+
+/**
+ * The one-message write's connection failed before an answer: PostgreSQL may or may not have run
+ * the COMMIT. The caller looks for the group's verification ids before writing it again.
+ */
+export class GroupOutcomeUnknown extends Error {
+  constructor(
+    readonly verificationIds: string[],
+    override readonly cause: unknown,
+  ) {
+    super(`the one-message write of a group of checks got no answer: ${cause instanceof Error ? cause.message : String(cause)}`);
+  }
+}
+
+/** Of these verification ids, those recorded (after a GroupOutcomeUnknown). */
+export async function recordedVerificationIds(db: Executor, ids: string[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  return (await db.selectFrom('totp_verification').select('id').where('id', 'in', ids).execute()).map((r) => r.id);
 }
 
 /**
@@ -836,7 +873,11 @@ export async function recordChecksAndCommit(
   // A group that read nothing (stateless checks only) has not begun: BEGIN rides along too.
   const begin = pinned.begun ? '' : 'begin;\n';
   const client = pinned.client;
-  const text = (value: string | null) => (value === null ? 'null' : client.escapeLiteral(value));
+  const text = (value: string | null) => {
+    if (value === null) return 'null';
+    if (typeof value !== 'string') throw new Error(`not a text value: ${typeof value}`);
+    return client.escapeLiteral(value);
+  };
   const num = (value: number | null) => {
     if (value === null) return 'null';
     if (!Number.isFinite(value)) throw new Error(`not a finite number: ${value}`);
@@ -891,9 +932,16 @@ export async function recordChecksAndCommit(
     const results = (await client.query(message)) as unknown as pg.QueryResult[];
     written = results[results.length - 2] as pg.QueryResult<Row>;
   } catch (err) {
-    const e = err as { code?: string; message?: string; constraint?: string };
-    if (e.code === '23514' && e.constraint?.includes('balance')) throw new GroupRefused('cannot_pay');
-    if (e.code === 'P0001' && e.message?.startsWith('sixdigit: this group of checks needs the careful path')) throw new GroupRefused('needs_careful_path');
+    const e = err as { code?: string; message?: string; constraint?: string; detail?: string };
+    if (e.code === '23514' && e.constraint?.includes('balance')) {
+      // detail: "Failing row contains (<business id>, …)"
+      throw new GroupRefused('cannot_pay', /Failing row contains \(([^,)]+)/.exec(e.detail ?? '')?.[1] ?? null);
+    }
+    if (e.code === 'P0001' && e.message?.startsWith('sixdigit: this group of checks needs the careful path')) {
+      throw new GroupRefused('needs_careful_path', /\(business ([^)]+)\)$/.exec(e.message)?.[1] ?? null);
+    }
+    // No SQLSTATE: the connection failed, and the COMMIT may have run.
+    if (!e.code) throw new GroupOutcomeUnknown(col('id'), err);
     throw err;
   }
   pinned.committed = true;

@@ -399,7 +399,8 @@ export async function verify(
   if (idempotencyKey || ('backup_code' in input && input.backup_code !== undefined)) {
     return withIdempotency(ctx, business, livemode, idempotencyKey, 'verify', input, (remember) => verifyOne(ctx, pending, remember));
   }
-  return groupsOf(ctx).submit('', pending);
+  // Live and test checks queue apart: a test check in a group would send it the careful way.
+  return groupsOf(ctx).submit(livemode ? 'live' : 'test', pending);
 }
 
 const groups = new WeakMap<AppContext, GroupCommit<PendingCheck, ApiResult>>();
@@ -436,11 +437,29 @@ async function writeGroup(ctx: AppContext, items: PendingCheck[]): Promise<Array
       break;
     } catch (err) {
       if (err instanceof repo.GroupRefused) {
-        // Nothing was kept: the same group again, the careful way, and its businesses the careful
-        // way for a while (one with webhook endpoints, or one near a line, would be refused again).
-        for (const g of group) markCareful(ctx, g.item.business.id, CAREFUL_FOR_MS);
+        // Nothing was kept: the same group again, the careful way, and the business that made it
+        // refuse (every one of the group's, when the database did not say) the careful way for a
+        // while: one with webhook endpoints, or one near a line, would be refused again.
+        const ids = err.businessId ? [err.businessId] : [...new Set(group.map((g) => g.item.business.id))];
+        for (const id of ids) markCareful(ctx, id, CAREFUL_FOR_MS);
         oneMessage = false;
         continue;
+      }
+      if (err instanceof repo.GroupCommitted) {
+        // Recorded and charged: writing it again would charge twice. Each check answers the error
+        // (a 500, logged with its cause by the error handler).
+        for (const g of group) results[g.index] = err;
+        break;
+      }
+      if (err instanceof repo.GroupOutcomeUnknown) {
+        // The connection died with the write in flight. Written again only if it was not kept.
+        const kept = await repo.recordedVerificationIds(ctx.db, err.verificationIds).catch(() => null);
+        if (kept !== null && kept.length === 0) {
+          oneMessage = false;
+          continue;
+        }
+        for (const g of group) results[g.index] = err;
+        break;
       }
       // Nothing of the group was kept. The checks of a business that cannot pay for all of its
       // share run one by one (each with its own debit, 402 when the money runs out); the rest
@@ -465,10 +484,16 @@ function carefulUntil(ctx: AppContext): Map<string, number> {
   if (!m) carefulBusinesses.set(ctx, (m = new Map()));
   return m;
 }
+const prunedAtSize = new WeakMap<Map<string, number>, number>();
 function markCareful(ctx: AppContext, businessId: string, forMs: number): void {
   const careful = carefulUntil(ctx);
-  // Expired marks are only a hint; drop them before the map grows with the number of businesses.
-  if (careful.size >= 10_000) for (const [id, until] of careful) if (until < Date.now()) careful.delete(id);
+  // Expired marks are only a hint: dropped once the map has doubled since the last pass (so a
+  // pass is rare), before it can grow with the number of businesses.
+  if (careful.size >= Math.max(1_000, 2 * (prunedAtSize.get(careful) ?? 0))) {
+    const now = Date.now();
+    for (const [id, until] of careful) if (until < now) careful.delete(id);
+    prunedAtSize.set(careful, careful.size);
+  }
   careful.set(businessId, Date.now() + forMs);
 }
 
