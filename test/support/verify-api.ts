@@ -1,8 +1,11 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { TOTP } from 'otpauth';
+import { Secret, TOTP } from 'otpauth';
 import { expect } from 'vitest';
 import type { AppContext } from '../../server/src/context';
 import { grantCredits } from '../../server/src/features/credits/service';
+import { insertEnrolments } from '../../server/src/features/verify/repo';
+import { encryptionContext } from '../../server/src/features/verify/service';
+import { newId } from '../../server/src/lib/ids';
 import { signIn } from './db';
 
 /** Helpers shared by the verification API, ledger, business and CLI suites. */
@@ -33,6 +36,27 @@ export async function createBusiness(app: FastifyInstance, companyName = 'Acme P
 
 export async function fund(ctx: AppContext, businessId: string, amountPaise: number): Promise<void> {
   await grantCredits(ctx.db, { businessIdOrEmail: businessId, amountPaise, reason: 'test funding' }, { userId: null, label: 'test' });
+}
+
+/** Enrols many live users at once, straight into the table (the API's /generate draws a QR code for each). */
+export async function enrolMany(ctx: AppContext, businessId: string, count: number): Promise<Array<{ userId: string; secret: string }>> {
+  const users = Array.from({ length: count }, () => ({ userId: unique('u'), secret: new Secret({ size: 20 }).base32 }));
+  await insertEnrolments(
+    ctx.db,
+    users.map((u) => ({
+      id: newId('enr'),
+      businessId,
+      externalUserId: u.userId,
+      secretEnc: ctx.secrets.encrypt(u.secret, encryptionContext(businessId, u.userId)),
+      algorithm: 'SHA1' as const,
+      digits: 6,
+      period: 30,
+      purpose: null,
+      livemode: true,
+    })),
+    new Date(),
+  );
+  return users;
 }
 
 export function bearer(apiKey: string): Record<string, string> {

@@ -4,15 +4,12 @@ import { Secret } from 'otpauth';
 import { afterAll, afterEach, beforeAll, expect, inject, it, vi } from 'vitest';
 import { createTestApp, describeEachDialect, testConfig, type TestApp } from '../../../../test/support/db';
 import { TEST_REDIS_URL } from '../../../../test/support/services';
-import { bearer, createBusiness, expectError, fund, totpCode, unique, wrongCode, type TestBusiness } from '../../../../test/support/verify-api';
+import { bearer, createBusiness, expectError, fund, totpCode, wrongCode, type TestBusiness, enrolMany as enrolManyUsers } from '../../../../test/support/verify-api';
 import { buildApp } from '../../app';
 import { createContext } from '../../context';
-import { newId } from '../../lib/ids';
 import { setSuspended } from '../admin/businesses-service';
 import { API_KEY_CACHE_TTL_MS, FAILED_LOOKUPS_PER_MINUTE } from '../business/api-keys';
 import { ledgerTotals } from '../credits/repo';
-import { insertEnrolments } from './repo';
-import { encryptionContext } from './service';
 
 const ADMIN = { userId: null, label: 'test' };
 
@@ -34,26 +31,7 @@ describeEachDialect('verify: group commit and the key cache', (dialect) => {
     vi.useRealTimers();
   });
 
-  /** Enrols many users at once (the API's /generate draws a QR code for each). */
-  async function enrolMany(businessId: string, count: number) {
-    const users = Array.from({ length: count }, () => ({ userId: unique('u'), secret: new Secret({ size: 20 }).base32 }));
-    await insertEnrolments(
-      t.ctx.db,
-      users.map((u) => ({
-        id: newId('enr'),
-        businessId,
-        externalUserId: u.userId,
-        secretEnc: t.ctx.secrets.encrypt(u.secret, encryptionContext(businessId, u.userId)),
-        algorithm: 'SHA1' as const,
-        digits: 6,
-        period: 30,
-        purpose: null,
-        livemode: true,
-      })),
-      new Date(),
-    );
-    return users;
-  }
+  const enrolMany = (businessId: string, count: number) => enrolManyUsers(t.ctx, businessId, count);
 
   it('500 concurrent verifies over 3 businesses with uneven credit: each charged exactly for its 200s, none negative, invariant exact', async () => {
     // [requests, checks the credit pays for]: two run out in the middle of the load.

@@ -4,12 +4,11 @@ import { Secret } from 'otpauth';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { LOW_BALANCE_THRESHOLD_PAISE } from '@common/pricing';
 import { createTestApp, type TestApp } from '../../../../test/support/db';
-import { balancePaise, bearer, createBusiness, fund, totpCode, unique, wrongCode } from '../../../../test/support/verify-api';
+import { balancePaise, bearer, createBusiness, fund, totpCode, wrongCode, enrolMany as enrolManyUsers } from '../../../../test/support/verify-api';
 import { newId } from '../../lib/ids';
 import { ledgerTotals } from '../credits/repo';
-import { GroupCommitted, inCheckTransaction, insertEnrolments, readGroup, recentChecksSql, recordChecksAndCommit } from './repo';
+import { GroupCommitted, inCheckTransaction, readGroup, recentChecksSql, recordChecksAndCommit } from './repo';
 import { newTimeOrderedId } from '../../lib/ids';
-import { encryptionContext } from './service';
 
 /**
  * PostgreSQL: a live group's write carries COMMIT in the same message (repo.recordChecksAndCommit),
@@ -37,25 +36,7 @@ describe.skipIf(!inject('postgresAvailable'))('verify: one-message write and com
     await t?.close();
   });
 
-  async function enrolMany(businessId: string, count: number) {
-    const users = Array.from({ length: count }, () => ({ userId: unique('u'), secret: new Secret({ size: 20 }).base32 }));
-    await insertEnrolments(
-      t.ctx.db,
-      users.map((u) => ({
-        id: newId('enr'),
-        businessId,
-        externalUserId: u.userId,
-        secretEnc: t.ctx.secrets.encrypt(u.secret, encryptionContext(businessId, u.userId)),
-        algorithm: 'SHA1' as const,
-        digits: 6,
-        period: 30,
-        purpose: null,
-        livemode: true,
-      })),
-      new Date(),
-    );
-    return users;
-  }
+  const enrolMany = (businessId: string, count: number) => enrolManyUsers(t.ctx, businessId, count);
 
   async function business(name: string, paise: number) {
     const biz = await createBusiness(t.app, name);

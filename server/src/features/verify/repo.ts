@@ -756,40 +756,29 @@ export async function recordChecks(
     await insertVerifications(tx, verifications.map((v) => ({ ...stripReplay(v), status: replayedUnless(v, advanced) })));
     return { advanced, debited: await debitBalances(tx, amounts, now) };
   }
-  const ids = [...amounts.keys()].sort();
-  const col = <K extends keyof Verification>(k: K) => verifications.map((v) => v[k]);
-  const { rows } = await sql<{ kind: 'adv' | 'ins' | 'deb'; id: string; balance_paise: number; auto_refill_enabled: unknown; auto_refill_threshold_paise: number | null; auto_refill_pack_id: string | null; has_webhooks: boolean }>`
-    with adv as (
-      update enrolment set last_used_step = s.step, updated_at = ${now}
-      from (select unnest(${steps.map((s) => s.enrolmentId)}::text[]) as id, unnest(${steps.map((s) => s.step)}::bigint[]) as step) as s
-      where enrolment.id = s.id and (enrolment.last_used_step is null or enrolment.last_used_step < s.step)
-      returning enrolment.id
-    ), ins as (
-      insert into totp_verification (id, business_id, external_user_id, mode, method, purpose, status, cost_paise, response_time_ms, created_at, livemode)
-      select v.id, v.business_id, v.external_user_id, v.mode, v.method, v.purpose,
-        case when v.replay_unless is not null and not exists (select 1 from adv where adv.id = v.replay_unless) then 'replayed' else v.status end,
-        v.cost_paise, v.response_time_ms, ${now}, v.livemode
-      from unnest(${col('id')}::text[], ${col('businessId')}::text[], ${col('externalUserId')}::text[], ${col('mode')}::text[], ${col('method')}::text[],
-        ${col('purpose')}::text[], ${col('status')}::text[], ${col('costPaise')}::bigint[], ${col('responseTimeMs')}::double precision[],
-        ${verifications.map((v) => v.replayUnlessAdvanced?.enrolmentId ?? null)}::text[], ${col('livemode')}::boolean[])
-        as v(id, business_id, external_user_id, mode, method, purpose, status, cost_paise, response_time_ms, replay_unless, livemode)
-      returning 1
-    ), locked as materialized (
-      -- NO KEY UPDATE, as the UPDATE itself takes: it does not wait for other groups'
-      -- verification rows, whose foreign key holds a KEY SHARE lock on the business.
-      select id from business where id = any(${ids}::text[]) order by id for no key update
-    ), deb as (
-      update business set balance_paise = business.balance_paise - d.amount, updated_at = ${now}
-      from (select unnest(${ids}::text[]) as id, unnest(${ids.map((id) => amounts.get(id)!)}::bigint[]) as amount) as d
-      where business.id = d.id and business.id in (select id from locked) and business.balance_paise >= d.amount
-      returning business.id, business.balance_paise, business.auto_refill_enabled, business.auto_refill_threshold_paise, business.auto_refill_pack_id,
-        exists (select 1 from webhook where webhook.business_id = business.id and webhook.is_active and webhook.livemode) as has_webhooks
-    )
-    -- In this order (an Append runs its branches one after another): the replay guard and the
-    -- records first, the debit — which locks the business row until the commit — last.
-    select 'adv' as kind, id, null::bigint as balance_paise, null::boolean as auto_refill_enabled, null::bigint as auto_refill_threshold_paise, null as auto_refill_pack_id, null::boolean as has_webhooks from adv
-    union all select 'ins', null, null, null, null, null, null from (select count(*) from ins) as inserted
-    union all select 'deb', id, balance_paise, auto_refill_enabled, auto_refill_threshold_paise, auto_refill_pack_id, has_webhooks from deb`.execute(tx.kysely);
+  const parameters: unknown[] = [];
+  const bind = (value: unknown, type: string) => `$${parameters.push(value)}::${type}`;
+  const text = groupWriteSql(
+    { text: (values) => bind(values, 'text[]'), numbers: (values, type) => bind(values, `${type}[]`), booleans: (values) => bind(values, 'boolean[]'), at: bind(now, 'timestamptz') },
+    verifications,
+    amounts,
+    null,
+  );
+  return groupWriteResult((await tx.kysely.executeQuery<GroupWriteRow>(CompiledQuery.raw(text, parameters))).rows);
+}
+
+/** A row of the group's write: a step that advanced, the records' count, a debit, a refusal. */
+interface GroupWriteRow {
+  kind: 'adv' | 'ins' | 'deb' | 'refused';
+  id: string;
+  balance_paise: number;
+  auto_refill_enabled: unknown;
+  auto_refill_threshold_paise: number | null;
+  auto_refill_pack_id: string | null;
+  has_webhooks: boolean;
+}
+
+function groupWriteResult(rows: GroupWriteRow[]): { advanced: Set<string>; debited: Map<string, Debited> } {
   const advanced = new Set<string>();
   const debited = new Map<string, Debited>();
   for (const row of rows) {
@@ -797,6 +786,78 @@ export async function recordChecks(
     else if (row.kind === 'deb') debited.set(row.id, toDebited(row));
   }
   return { advanced, debited };
+}
+
+/** How the group's values are written into its statement: bound parameters, or literals. */
+interface ValueWriter {
+  text(values: Array<string | null>): string;
+  numbers(values: number[], type: 'bigint' | 'double precision'): string;
+  booleans(values: boolean[]): string;
+  /** the group's time */
+  at: string;
+}
+
+/**
+ * The group's write, one statement of writable CTEs for both ways of writing it:
+ * - `lines` null (the careful way): a business that cannot pay all of its amount is not debited
+ *   (missing from the answer; the caller rolls back);
+ * - `lines` given (the one-message way, recordChecksAndCommit): the debit is unconditional, so a
+ *   business that cannot pay breaks the balance's CHECK constraint, and a debit crossing one of
+ *   the lines (or the business's auto-refill threshold), or of a business with live webhook
+ *   endpoints, calls sixdigit_refuse_group(): the statement fails either way.
+ * The business rows are locked in id order (no deadlock between groups), and last: the branches
+ * of the final select run in order, the replay guard and the records before the debit, so the
+ * rows are locked only for the debit and what follows it up to the commit.
+ */
+function groupWriteSql(
+  w: ValueWriter,
+  verifications: Array<Verification & { replayUnlessAdvanced: { enrolmentId: string; step: number } | null }>,
+  amounts: Map<string, number>,
+  lines: CrossingLines | null,
+): string {
+  const steps = verifications.flatMap((v) => (v.replayUnlessAdvanced ? [v.replayUnlessAdvanced] : []));
+  const ids = [...amounts.keys()].sort();
+  const col = <K extends keyof Verification>(k: K) => verifications.map((v) => v[k]);
+  const refusal = lines
+    ? `, refused as (
+      select sixdigit_refuse_group(deb.id) as id from deb
+      where deb.has_webhooks or exists (
+        select 1 from unnest(${w.numbers([lines.lowBalancePaise, lines.depletedBelowPaise], 'bigint')} || deb.auto_refill_threshold_paise) as line(paise)
+        where deb.balance_paise + deb.amount >= line.paise and deb.balance_paise < line.paise)
+    )`
+    : '';
+  return `with adv as (
+      update enrolment set last_used_step = s.step, updated_at = ${w.at}
+      from (select unnest(${w.text(steps.map((x) => x.enrolmentId))}) as id, unnest(${w.numbers(steps.map((x) => x.step), 'bigint')}) as step) as s
+      where enrolment.id = s.id and (enrolment.last_used_step is null or enrolment.last_used_step < s.step)
+      returning enrolment.id
+    ), ins as (
+      insert into totp_verification (id, business_id, external_user_id, mode, method, purpose, status, cost_paise, response_time_ms, created_at, livemode)
+      select v.id, v.business_id, v.external_user_id, v.mode, v.method, v.purpose,
+        case when v.replay_unless is not null and not exists (select 1 from adv where adv.id = v.replay_unless) then 'replayed' else v.status end,
+        v.cost_paise, v.response_time_ms, ${w.at}, v.livemode
+      from unnest(${w.text(col('id'))}, ${w.text(col('businessId'))}, ${w.text(col('externalUserId'))}, ${w.text(col('mode'))}, ${w.text(col('method'))},
+        ${w.text(col('purpose'))}, ${w.text(col('status'))}, ${w.numbers(col('costPaise'), 'bigint')}, ${w.numbers(col('responseTimeMs'), 'double precision')},
+        ${w.text(verifications.map((v) => v.replayUnlessAdvanced?.enrolmentId ?? null))}, ${w.booleans(col('livemode'))})
+        as v(id, business_id, external_user_id, mode, method, purpose, status, cost_paise, response_time_ms, replay_unless, livemode)
+      returning 1
+    ), locked as materialized (
+      -- NO KEY UPDATE, as the UPDATE itself takes: it does not wait for other groups'
+      -- verification rows, whose foreign key holds a KEY SHARE lock on the business.
+      select id from business where id = any(${w.text(ids)}) order by id for no key update
+    ), deb as (
+      update business set balance_paise = business.balance_paise - d.amount, updated_at = ${w.at}
+      from (select unnest(${w.text(ids)}) as id, unnest(${w.numbers(ids.map((id) => amounts.get(id)!), 'bigint')}) as amount) as d
+      where business.id = d.id and business.id in (select id from locked)${lines ? '' : ' and business.balance_paise >= d.amount'}
+      returning business.id, business.balance_paise, d.amount, business.auto_refill_enabled, business.auto_refill_threshold_paise, business.auto_refill_pack_id,
+        exists (select 1 from webhook where webhook.business_id = business.id and webhook.is_active and webhook.livemode) as has_webhooks
+    )${refusal}
+    select 'adv' as kind, id, null::bigint as balance_paise, null::boolean as auto_refill_enabled, null::bigint as auto_refill_threshold_paise, null as auto_refill_pack_id, null::boolean as has_webhooks from adv
+    union all select 'ins', null, null, null, null, null, null from (select count(*) from ins) as inserted
+    union all select 'deb', id, balance_paise, auto_refill_enabled, auto_refill_threshold_paise, auto_refill_pack_id, has_webhooks from deb${
+      lines ? `
+    union all select 'refused', id, null, null, null, null, null from refused` : ''
+    }`;
 }
 
 /**
@@ -878,59 +939,22 @@ export async function recordChecksAndCommit(
     if (typeof value !== 'string') throw new Error(`not a text value: ${typeof value}`);
     return client.escapeLiteral(value);
   };
-  const num = (value: number | null) => {
-    if (value === null) return 'null';
+  const num = (value: number) => {
     if (!Number.isFinite(value)) throw new Error(`not a finite number: ${value}`);
     return String(value);
   };
-  const texts = (values: Array<string | null>) => `array[${values.map(text).join(',')}]::text[]`;
-  const nums = (values: number[], type: 'bigint' | 'double precision') => `array[${values.map(num).join(',')}]::${type}[]`;
-  const steps = verifications.flatMap((v) => (v.replayUnlessAdvanced ? [v.replayUnlessAdvanced] : []));
-  const ids = [...amounts.keys()].sort();
-  const at = `${text(now.toISOString())}::timestamptz`;
-  const col = <K extends keyof Verification>(k: K) => verifications.map((v) => v[k]);
-  const message = `${begin}with adv as (
-      update enrolment set last_used_step = s.step, updated_at = ${at}
-      from (select unnest(${texts(steps.map((x) => x.enrolmentId))}) as id, unnest(${nums(steps.map((x) => x.step), 'bigint')}) as step) as s
-      where enrolment.id = s.id and (enrolment.last_used_step is null or enrolment.last_used_step < s.step)
-      returning enrolment.id
-    ), ins as (
-      insert into totp_verification (id, business_id, external_user_id, mode, method, purpose, status, cost_paise, response_time_ms, created_at, livemode)
-      select v.id, v.business_id, v.external_user_id, v.mode, v.method, v.purpose,
-        case when v.replay_unless is not null and not exists (select 1 from adv where adv.id = v.replay_unless) then 'replayed' else v.status end,
-        v.cost_paise, v.response_time_ms, ${at}, true
-      from unnest(${texts(col('id'))}, ${texts(col('businessId'))}, ${texts(col('externalUserId'))}, ${texts(col('mode'))}, ${texts(col('method'))},
-        ${texts(col('purpose'))}, ${texts(col('status'))}, ${nums(col('costPaise'), 'bigint')}, ${nums(col('responseTimeMs'), 'double precision')},
-        ${texts(verifications.map((v) => v.replayUnlessAdvanced?.enrolmentId ?? null))})
-        as v(id, business_id, external_user_id, mode, method, purpose, status, cost_paise, response_time_ms, replay_unless)
-      returning 1
-    ), locked as materialized (
-      select id from business where id = any(${texts(ids)}) order by id for no key update
-    ), deb as (
-      update business set balance_paise = business.balance_paise - d.amount, updated_at = ${at}
-      from (select unnest(${texts(ids)}) as id, unnest(${nums(ids.map((id) => amounts.get(id)!), 'bigint')}) as amount) as d
-      where business.id = d.id and business.id in (select id from locked)
-      returning business.id, business.balance_paise, d.amount, business.auto_refill_enabled, business.auto_refill_threshold_paise, business.auto_refill_pack_id,
-        exists (select 1 from webhook where webhook.business_id = business.id and webhook.is_active and webhook.livemode) as has_webhooks
-    ), refused as (
-      select sixdigit_refuse_group(deb.id) as id from deb
-      where deb.has_webhooks or exists (
-        select 1 from unnest(array[${num(lines.lowBalancePaise)}, ${num(lines.depletedBelowPaise)}, deb.auto_refill_threshold_paise]::bigint[]) as line(paise)
-        where deb.balance_paise + deb.amount >= line.paise and deb.balance_paise < line.paise)
-    )
-    -- In this order (an Append runs its branches one after another): the replay guard and the
-    -- records first; the debit, which locks the business row until the COMMIT, last.
-    select 'adv' as kind, id, null::bigint as balance_paise, null::boolean as auto_refill_enabled, null::bigint as auto_refill_threshold_paise, null as auto_refill_pack_id, null::boolean as has_webhooks from adv
-    union all select 'ins', null, null, null, null, null, null from (select count(*) from ins) as inserted
-    union all select 'deb', id, balance_paise, auto_refill_enabled, auto_refill_threshold_paise, auto_refill_pack_id, has_webhooks from deb
-    union all select 'refused', id, null, null, null, null, null from refused;
-    commit`;
-  type Row = { kind: 'adv' | 'ins' | 'deb'; id: string; balance_paise: number; auto_refill_enabled: unknown; auto_refill_threshold_paise: number | null; auto_refill_pack_id: string | null; has_webhooks: boolean };
-  let written: pg.QueryResult<Row>;
+  const literals: ValueWriter = {
+    text: (values) => `array[${values.map(text).join(',')}]::text[]`,
+    numbers: (values, type) => `array[${values.map(num).join(',')}]::${type}[]`,
+    booleans: (values) => `array[${values.map((b) => (b ? 'true' : 'false')).join(',')}]::boolean[]`,
+    at: `${text(now.toISOString())}::timestamptz`,
+  };
+  const message = `${begin}${groupWriteSql(literals, verifications, amounts, lines)};\n    commit`;
+  let written: pg.QueryResult<GroupWriteRow>;
   pinned.begun = true;
   try {
     const results = (await client.query(message)) as unknown as pg.QueryResult[];
-    written = results[results.length - 2] as pg.QueryResult<Row>;
+    written = results[results.length - 2] as pg.QueryResult<GroupWriteRow>;
   } catch (err) {
     const e = err as { code?: string; message?: string; constraint?: string; detail?: string };
     if (e.code === '23514' && e.constraint?.includes('balance')) {
@@ -941,17 +965,11 @@ export async function recordChecksAndCommit(
       throw new GroupRefused('needs_careful_path', /\(business ([^)]+)\)$/.exec(e.message)?.[1] ?? null);
     }
     // No SQLSTATE: the connection failed, and the COMMIT may have run.
-    if (!e.code) throw new GroupOutcomeUnknown(col('id'), err);
+    if (!e.code) throw new GroupOutcomeUnknown(verifications.map((v) => v.id), err);
     throw err;
   }
   pinned.committed = true;
-  const advanced = new Set<string>();
-  const debited = new Map<string, Debited>();
-  for (const row of written.rows) {
-    if (row.kind === 'adv') advanced.add(row.id);
-    else if (row.kind === 'deb') debited.set(row.id, toDebited(row));
-  }
-  return { advanced, debited };
+  return groupWriteResult(written.rows);
 }
 
 function stripReplay(v: Verification & { replayUnlessAdvanced: unknown }): Verification {
