@@ -14,6 +14,8 @@ export interface Db {
   sqlite?: SqliteStatements;
   /** PostgreSQL only: the pool under `db`, for the verify path's pinned-connection transaction */
   pgPool?: pg.Pool;
+  /** Runs `hook` (a writer thread's close, say) before the database closes. */
+  onClose(hook: () => Promise<void>): void;
   close(): Promise<void>;
 }
 
@@ -34,7 +36,11 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 function withStatementCache(sqlite: SQLite.Database, max = 500) {
   const cache = new Map<string, SQLite.Statement>();
   return {
-    prepare(sql: string) {
+    prepare(text: string) {
+      // Every transaction takes the write lock when it begins. A deferred one that read first
+      // would fail with SQLITE_BUSY_SNAPSHOT (no busy wait) when it comes to write after another
+      // connection (the verify writer thread, a second process) committed in between.
+      const sql = text === 'begin' ? 'begin immediate' : text;
       let statement = cache.get(sql);
       if (!statement) {
         statement = sqlite.prepare(sql);
@@ -53,11 +59,22 @@ function withStatementCache(sqlite: SQLite.Database, max = 500) {
   };
 }
 
+function closing(destroy: () => Promise<void>): Pick<Db, 'onClose' | 'close'> {
+  const hooks: Array<() => Promise<void>> = [];
+  return {
+    onClose: (hook) => void hooks.push(hook),
+    close: async () => {
+      await Promise.all(hooks.splice(0).map((hook) => hook()));
+      await destroy();
+    },
+  };
+}
+
 export function openDatabase(database: Config['database'], options: { poolSize?: number } = {}): Db {
   if (database.kind === 'postgres') {
     const pool = new pg.Pool({ connectionString: database.url, max: options.poolSize ?? 10 });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, dialect: 'postgres', pgPool: pool, close: () => db.destroy() };
+    return { db, dialect: 'postgres', pgPool: pool, ...closing(() => db.destroy()) };
   }
   if (database.file !== ':memory:') mkdirSync(dirname(database.file), { recursive: true });
   const sqlite = new SQLite(database.file);
@@ -70,5 +87,5 @@ export function openDatabase(database: Config['database'], options: { poolSize?:
     dialect: new SqliteDialect({ database: statements as unknown as SQLite.Database }),
     plugins: [new SqliteValuesPlugin()],
   });
-  return { db, dialect: 'sqlite', sqlite: statements, close: () => db.destroy() };
+  return { db, dialect: 'sqlite', sqlite: statements, ...closing(() => db.destroy()) };
 }
