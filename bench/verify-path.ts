@@ -41,7 +41,7 @@ if (engine === 'postgres') {
   databaseUrl = url.toString();
 }
 const ctx = createContext(
-  loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'warn', DATABASE_URL: databaseUrl, APP_ENCRYPTION_KEY: Buffer.alloc(32, 9).toString('base64'), ADMIN_EMAIL: 'admin@example.com', DATA_DIR: dir, PORT: '5999' }),
+  loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'warn', DATABASE_URL: databaseUrl, APP_ENCRYPTION_KEY: Buffer.alloc(32, 9).toString('base64'), ADMIN_EMAIL: 'admin@example.com', DATA_DIR: dir, PORT: '5999', SQLITE_WRITER: process.env.SQLITE_WRITER }),
 );
 try {
   await migrateToLatest(ctx);

@@ -110,6 +110,7 @@ const envSchema = z.object({
   METRICS_TOKEN: z.preprocess(emptyToUndefined, z.string().min(16, 'must be at least 16 characters (openssl rand -hex 24)').max(200).optional()),
   UPKEEP_INTERVAL_SECONDS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(86_400).default(3600)),
   VERIFICATION_RETENTION_DAYS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(36_500).default(0)),
+  SQLITE_WRITER: z.preprocess(emptyToUndefined, z.enum(['event-loop', 'thread']).default('event-loop')),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -169,6 +170,8 @@ export interface Config {
   metricsToken: string | undefined;
   /** the upkeep job's period (0: off in this instance) and how long verification details are kept (0: forever) */
   upkeep: { intervalMs: number; verificationRetentionDays: number };
+  /** SQLite: live groups of checks are written by a worker thread with its own connection ('thread'), or on the event loop */
+  sqliteWriter: 'thread' | 'event-loop';
 }
 
 /** Where bank/UPI top-ups are paid. `demo` until PAYEE_UPI_ID is set: clearly fake, never payable. */
@@ -326,5 +329,6 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     },
     metricsToken: env.METRICS_TOKEN,
     upkeep: { intervalMs: env.UPKEEP_INTERVAL_SECONDS * 1000, verificationRetentionDays: env.VERIFICATION_RETENTION_DAYS },
+    sqliteWriter: env.SQLITE_WRITER,
   };
 }

@@ -4,6 +4,7 @@ import type { Db } from '../../db';
 import { toBoolean, toDate, toDateOrNull, toNumber } from '../../db/normalize';
 import { preparedQuery, type QueryTarget } from '../../db/prepared';
 import type { Database, EnrolmentTable, VerificationStatus, VerificationTable } from '../../db/types';
+import { ENROLMENT_COLUMNS, SQLITE_ADVANCE_STEPS, SQLITE_ENROLMENTS, SQLITE_INSERT_VERIFICATIONS, SQLITE_RECENT_CHECKS, sqliteVerificationRow } from './sqlite-group-sql';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -121,8 +122,6 @@ type EnrolmentRow = Pick<
   'id' | 'business_id' | 'external_user_id' | 'secret_enc' | 'algorithm' | 'digits' | 'period' | 'last_used_step' | 'purpose' | 'livemode'
 >;
 
-/** The columns a check reads (not the timestamps, which PostgreSQL's driver would parse for nothing). */
-const ENROLMENT_COLUMNS = 'e.id, e.business_id, e.external_user_id, e.secret_enc, e.algorithm, e.digits, e.period, e.last_used_step, e.purpose, e.livemode';
 
 function toEnrolment(row: EnrolmentRow): Enrolment {
   return {
@@ -482,30 +481,6 @@ function usersJson(users: UserRef[]): string {
   return JSON.stringify(users.map((u) => [u.businessId, u.livemode ? 1 : 0, u.externalUserId]));
 }
 
-const SQLITE_ENROLMENTS = `select ${ENROLMENT_COLUMNS} from json_each(?) as u
-  join enrolment as e on e.business_id = u.value ->> 0 and e.livemode = u.value ->> 1 and e.external_user_id = u.value ->> 2`;
-
-// Per user (the index of the JSON array), the newest `limit` checks inside the window, newest
-// first; a replayed code is the right code sent again (a double submit), not a guess.
-const SQLITE_RECENT_CHECKS = `select k, status, created_at from (
-    select u.key as k, v.status, v.created_at, row_number() over (partition by u.key order by v.created_at desc) as n
-    from json_each(?) as u
-    -- The user's index by name: (business, mode, created_at) matches as many terms, and the
-    -- planner, without statistics, took it and read every check of the business in the window.
-    join totp_verification as v indexed by verification_user_time_idx on v.business_id = u.value ->> 0 and v.external_user_id = u.value ->> 2
-    where v.livemode = u.value ->> 1 and v.created_at >= ? and v.status != 'replayed'
-  ) where n <= ? order by k, created_at desc`;
-
-const SQLITE_ADVANCE_STEPS = `update enrolment set last_used_step = s.value ->> 1, updated_at = ?
-  from json_each(?) as s
-  where enrolment.id = s.value ->> 0 and (enrolment.last_used_step is null or enrolment.last_used_step < s.value ->> 1)
-  returning enrolment.id`;
-
-const SQLITE_INSERT_VERIFICATIONS = `insert into totp_verification
-    (id, business_id, external_user_id, mode, method, purpose, status, cost_paise, response_time_ms, created_at, livemode)
-  select v.value ->> 0, v.value ->> 1, v.value ->> 2, v.value ->> 3, v.value ->> 4, v.value ->> 5, v.value ->> 6, v.value ->> 7, v.value ->> 8, v.value ->> 9, v.value ->> 10
-  from json_each(?) as v`;
-
 /** A check's (business, mode, user) as one map key: one user_id may be enrolled in both modes. */
 export function userKey(businessId: string, livemode: boolean, externalUserId: string): string {
   return `${businessId}\n${livemode ? 'live' : 'test'}\n${externalUserId}`;
@@ -696,19 +671,7 @@ export async function advanceLastUsedSteps(tx: CheckTx, steps: Array<{ enrolment
 export async function insertVerifications(tx: CheckTx, verifications: Verification[]): Promise<void> {
   if (verifications.length === 0) return;
   if (oneByOne(tx)) {
-    const values = verifications.map((v) => [
-      v.id,
-      v.businessId,
-      v.externalUserId,
-      v.mode,
-      v.method,
-      v.purpose,
-      v.status,
-      v.costPaise,
-      v.responseTimeMs,
-      v.createdAt.toISOString(),
-      v.livemode ? 1 : 0,
-    ]);
+    const values = verifications.map(sqliteVerificationRow);
     await sqliteRows(tx, SQLITE_INSERT_VERIFICATIONS, [JSON.stringify(values)]);
     return;
   }

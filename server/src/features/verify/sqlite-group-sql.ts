@@ -1,0 +1,64 @@
+/**
+ * The SQLite statements of a group of checks, shared by the event loop's careful path (repo.ts)
+ * and the SQLite writer thread (sqlite-writer.worker.ts), which must write exactly the same rows.
+ * A group's values are bound once, as one JSON array (json_each): one call per statement for the
+ * whole group instead of one per check.
+ */
+
+/** The columns a check reads (not the timestamps, which PostgreSQL's driver would parse for nothing). */
+export const ENROLMENT_COLUMNS = 'e.id, e.business_id, e.external_user_id, e.secret_enc, e.algorithm, e.digits, e.period, e.last_used_step, e.purpose, e.livemode';
+
+/** The group's users: one JSON array of [business_id, livemode (1/0, as SQLite stores it), user_id]. */
+export const SQLITE_ENROLMENTS = `select ${ENROLMENT_COLUMNS} from json_each(?) as u
+  join enrolment as e on e.business_id = u.value ->> 0 and e.livemode = u.value ->> 1 and e.external_user_id = u.value ->> 2`;
+
+// Per user (the index of the JSON array), the newest `limit` checks inside the window, newest
+// first; a replayed code is the right code sent again (a double submit), not a guess.
+export const SQLITE_RECENT_CHECKS = `select k, status, created_at from (
+    select u.key as k, v.status, v.created_at, row_number() over (partition by u.key order by v.created_at desc) as n
+    from json_each(?) as u
+    -- The user's index by name: (business, mode, created_at) matches as many terms, and the
+    -- planner, without statistics, took it and read every check of the business in the window.
+    join totp_verification as v indexed by verification_user_time_idx on v.business_id = u.value ->> 0 and v.external_user_id = u.value ->> 2
+    where v.livemode = u.value ->> 1 and v.created_at >= ? and v.status != 'replayed'
+  ) where n <= ? order by k, created_at desc`;
+
+/** RFC 6238 §5.2, the replay guard: [[enrolment id, step], …]; returns the ids that advanced. */
+export const SQLITE_ADVANCE_STEPS = `update enrolment set last_used_step = s.value ->> 1, updated_at = ?
+  from json_each(?) as s
+  where enrolment.id = s.value ->> 0 and (enrolment.last_used_step is null or enrolment.last_used_step < s.value ->> 1)
+  returning enrolment.id`;
+
+/** The group's records, each as the JSON array sqliteVerificationRow() makes. */
+export const SQLITE_INSERT_VERIFICATIONS = `insert into totp_verification
+    (id, business_id, external_user_id, mode, method, purpose, status, cost_paise, response_time_ms, created_at, livemode)
+  select v.value ->> 0, v.value ->> 1, v.value ->> 2, v.value ->> 3, v.value ->> 4, v.value ->> 5, v.value ->> 6, v.value ->> 7, v.value ->> 8, v.value ->> 9, v.value ->> 10
+  from json_each(?) as v`;
+
+export interface SqliteVerification {
+  id: string;
+  businessId: string;
+  externalUserId: string | null;
+  mode: string;
+  method: string;
+  purpose: string | null;
+  status: string;
+  costPaise: number;
+  responseTimeMs: number;
+  createdAt: Date;
+  livemode: boolean;
+}
+
+export function sqliteVerificationRow(v: SqliteVerification): unknown[] {
+  return [v.id, v.businessId, v.externalUserId, v.mode, v.method, v.purpose, v.status, v.costPaise, v.responseTimeMs, v.createdAt.toISOString(), v.livemode ? 1 : 0];
+}
+
+/**
+ * One business's debit for its checks of the group, only if the balance covers all of it
+ * (amount, updated_at, id, amount): no row when it cannot pay. As the careful path's debit
+ * (repo.debitBalance) returns: the new balance, the auto-refill settings, live endpoints.
+ */
+export const SQLITE_DEBIT = `update business set balance_paise = balance_paise - ?, updated_at = ?
+  where id = ? and balance_paise >= ?
+  returning balance_paise, auto_refill_enabled, auto_refill_threshold_paise, auto_refill_pack_id,
+    exists (select 1 from webhook where webhook.business_id = business.id and webhook.is_active = 1 and webhook.livemode = 1) as has_webhooks`;

@@ -1,0 +1,182 @@
+import { Secret } from 'otpauth';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LOW_BALANCE_THRESHOLD_PAISE } from '@common/pricing';
+import { createTestApp, type TestApp } from '../../../../test/support/db';
+import { balancePaise, bearer, createBusiness, enrolMany, fund, totpCode, wrongCode } from '../../../../test/support/verify-api';
+import { ledgerTotals } from '../credits/repo';
+import { sqliteWriterOf } from './service';
+import type { SqliteGroupWriter } from './sqlite-writer';
+
+/**
+ * SQLite: live groups of checks are read, decided and written by a worker thread with its own
+ * connection (sqlite-writer.ts); a group that needs the event loop (a business that cannot pay,
+ * a debit crossing a line, live webhook endpoints) is refused by the thread, kept nowhere, and
+ * written again the careful way.
+ */
+describe('verify: the SQLite writer thread (SQLITE_WRITER=thread) [sqlite]', () => {
+  let t: TestApp;
+  let writer: SqliteGroupWriter;
+  beforeAll(async () => {
+    t = await createTestApp('sqlite', { SQLITE_WRITER: 'thread' });
+    writer = sqliteWriterOf(t.ctx)!;
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  async function business(name: string, paise: number) {
+    const biz = await createBusiness(t.app, name);
+    await t.ctx.db.updateTable('business').set({ rate_limit_per_minute: 10_000 }).where('id', '=', biz.businessId).execute();
+    await fund(t.ctx, biz.businessId, paise);
+    return biz;
+  }
+
+  const verifyAll = (apiKey: string, payloads: object[]) =>
+    Promise.all(payloads.map((payload) => t.app.inject({ method: 'POST', url: '/api/v1/verify', headers: bearer(apiKey), payload })));
+
+  async function expectLedgerExact(businessId: string) {
+    const totals = await ledgerTotals(t.ctx.db, businessId);
+    expect(totals.balancePaise).toBe(totals.creditedPaise - totals.spentPaise);
+  }
+
+  /** What the thread answered while `work` ran. */
+  async function countsDuring(work: () => Promise<void>) {
+    const before = { ...writer.counts };
+    await work();
+    return { written: writer.counts.written - before.written, refused: writer.counts.refused - before.refused, failed: writer.counts.failed - before.failed };
+  }
+
+  it('writes live groups on the thread: each answer as the careful way gives it, every check recorded and charged once', async () => {
+    const biz = await business('Thread Ltd', 100_000);
+    const users = await enrolMany(t.ctx, biz.businessId, 60);
+    const stateless = Array.from({ length: 10 }, () => new Secret({ size: 20 }).base32);
+    let answers: Awaited<ReturnType<typeof verifyAll>> = [];
+    const counts = await countsDuring(async () => {
+      answers = await verifyAll(biz.apiKey, [
+        ...users.map((u, i) => ({ user_id: u.userId, totp_code: i % 4 === 0 ? wrongCode(u.secret) : totpCode(u.secret), purpose: i === 1 ? "o'brien \\ ✓" : undefined })),
+        ...stateless.map((secret, i) => ({ secret: secret.toLowerCase(), token: i % 2 ? totpCode(secret) : wrongCode(secret) })),
+        { user_id: 'nobody-here', totp_code: '123456' },
+      ]);
+    });
+    expect(counts.written).toBeGreaterThan(0);
+    expect(counts.refused + counts.failed).toBe(0);
+    expect(answers.slice(0, 70).map((a) => a.statusCode)).toEqual(Array(70).fill(200));
+    expect(answers[70]!.statusCode).toBe(404);
+    expect(answers[70]!.json().error.code).toBe('not_found');
+    expect(answers.filter((a) => a.statusCode === 200 && a.json().verified)).toHaveLength(45 + 5);
+    // Each answer carries the balance right after its own charge: 70 distinct balances.
+    const balances = answers.slice(0, 70).map((a) => Number(a.json().balance));
+    expect(new Set(balances).size).toBe(70);
+    expect(Math.min(...balances)).toBe((100_000 - 70 * 10) / 100);
+    const rows = await t.ctx.db.selectFrom('totp_verification').select(['id', 'status', 'purpose', 'mode', 'response_time_ms']).where('business_id', '=', biz.businessId).execute();
+    expect(rows).toHaveLength(70);
+    expect(new Set(rows.map((r) => r.id))).toEqual(new Set(answers.slice(0, 70).map((a) => a.json().verification_id)));
+    expect(rows.filter((r) => r.mode === 'stateless')).toHaveLength(10);
+    expect(rows.some((r) => r.purpose === "o'brien \\ ✓")).toBe(true);
+    expect(rows.every((r) => r.response_time_ms >= 0 && r.response_time_ms < 60_000)).toBe(true);
+    expect(await balancePaise(t.ctx, biz.businessId)).toBe(100_000 - 70 * 10);
+    await expectLedgerExact(biz.businessId);
+  });
+
+  it("keeps the replay guard and the throttle across the thread's groups", async () => {
+    const biz = await business('Guard Ltd', 100_000);
+    const [user, guessed] = await enrolMany(t.ctx, biz.businessId, 2);
+    // One user's checks never share a group: these 20 go in 20 groups, in flight together.
+    const same = await verifyAll(biz.apiKey, Array.from({ length: 20 }, () => ({ user_id: user!.userId, totp_code: totpCode(user!.secret) })));
+    expect(same.filter((a) => a.json().status === 'verified')).toHaveLength(1);
+    expect(same.filter((a) => a.json().status === 'replayed')).toHaveLength(19);
+    const guesses = await verifyAll(biz.apiKey, Array.from({ length: 12 }, () => ({ user_id: guessed!.userId, totp_code: wrongCode(guessed!.secret) })));
+    expect(guesses.filter((a) => a.statusCode === 200)).toHaveLength(5);
+    expect(guesses.filter((a) => a.statusCode === 429 && a.json().error.code === 'too_many_attempts' && Number(a.headers['retry-after']) > 0)).toHaveLength(7);
+    expect(await balancePaise(t.ctx, biz.businessId)).toBe(100_000 - 25 * 10);
+    await expectLedgerExact(biz.businessId);
+  });
+
+  it('a business that cannot pay is refused by the thread: exactly what the credit pays is answered 200, the rest 402', async () => {
+    const biz = await business('Short Ltd', 30 * 10);
+    const users = await enrolMany(t.ctx, biz.businessId, 50);
+    let answers: Awaited<ReturnType<typeof verifyAll>> = [];
+    const counts = await countsDuring(async () => {
+      answers = await verifyAll(biz.apiKey, users.map((u) => ({ user_id: u.userId, totp_code: totpCode(u.secret) })));
+    });
+    expect(counts.refused).toBeGreaterThan(0);
+    expect(answers.filter((a) => a.statusCode === 200)).toHaveLength(30);
+    expect(answers.filter((a) => a.statusCode === 402 && a.json().error.code === 'insufficient_credits')).toHaveLength(20);
+    expect(await balancePaise(t.ctx, biz.businessId)).toBe(0);
+    await expectLedgerExact(biz.businessId);
+  });
+
+  it('a debit crossing the low-balance line is written the careful way: the owner is mailed once', async () => {
+    const biz = await business('Low Ltd', LOW_BALANCE_THRESHOLD_PAISE + 5 * 10);
+    const users = await enrolMany(t.ctx, biz.businessId, 20);
+    let answers: Awaited<ReturnType<typeof verifyAll>> = [];
+    const counts = await countsDuring(async () => {
+      answers = await verifyAll(biz.apiKey, users.map((u) => ({ user_id: u.userId, totp_code: totpCode(u.secret) })));
+    });
+    expect(counts.refused).toBeGreaterThan(0);
+    expect(answers.map((a) => a.statusCode)).toEqual(users.map(() => 200));
+    const mails = await t.ctx.db.selectFrom('mail_outbox').select('dedupe_key').where('dedupe_key', 'like', `balance_low:${biz.businessId}:%`).execute();
+    expect(mails).toHaveLength(1);
+    await expectLedgerExact(biz.businessId);
+  });
+
+  it('another write on the event loop during a burst (an enrolment, a grant) waits for the thread and fails nothing', async () => {
+    const biz = await business('Busy Ltd', 1_000_000);
+    const users = await enrolMany(t.ctx, biz.businessId, 300);
+    const [answers, enrolled] = await Promise.all([
+      verifyAll(biz.apiKey, users.map((u) => ({ user_id: u.userId, totp_code: totpCode(u.secret) }))),
+      Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          i % 2 === 0
+            ? t.app.inject({ method: 'POST', url: '/api/v1/generate', headers: bearer(biz.apiKey), payload: { user_id: `during-burst-${i}` } })
+            : fund(t.ctx, biz.businessId, 100).then(() => ({ statusCode: 201 })),
+        ),
+      ),
+    ]);
+    expect(answers.map((a) => a.statusCode)).toEqual(users.map(() => 200));
+    expect(enrolled.map((r) => r.statusCode)).toEqual(Array(10).fill(201));
+    expect(await balancePaise(t.ctx, biz.businessId)).toBe(1_000_000 + 5 * 100 - 300 * 10);
+    await expectLedgerExact(biz.businessId);
+  });
+
+  it('a thread that dies with groups in flight loses nothing and charges nothing twice; the next group starts a new one', async () => {
+    const biz = await business('Crash Ltd', 100_000);
+    const users = await enrolMany(t.ctx, biz.businessId, 200);
+    const started = writer.counts.started;
+    const burst = verifyAll(biz.apiKey, users.map((u) => ({ user_id: u.userId, totp_code: totpCode(u.secret) })));
+    // Kill the thread as soon as it has a group in flight.
+    const inside = writer as unknown as { worker: import('node:worker_threads').Worker | null; pending: Map<number, unknown> };
+    while (inside.pending.size === 0) await new Promise((r) => setImmediate(r));
+    await inside.worker!.terminate();
+    const answers = await burst;
+    const ok = answers.filter((a) => a.statusCode === 200);
+    // A group the thread had committed before it died answers 500 (never written twice); the rest are written the careful way.
+    expect(answers.every((a) => a.statusCode === 200 || a.statusCode === 500)).toBe(true);
+    const rows = await t.ctx.db.selectFrom('totp_verification').select('id').where('business_id', '=', biz.businessId).execute();
+    expect(new Set(rows.map((r) => r.id)).size).toBe(rows.length);
+    for (const a of ok) expect(rows.some((r) => r.id === a.json().verification_id)).toBe(true);
+    expect(await balancePaise(t.ctx, biz.businessId)).toBe(100_000 - rows.length * 10);
+    await expectLedgerExact(biz.businessId);
+    const more = await enrolMany(t.ctx, biz.businessId, 5);
+    const after = await verifyAll(biz.apiKey, more.map((u) => ({ user_id: u.userId, totp_code: totpCode(u.secret) })));
+    expect(after.map((a) => a.statusCode)).toEqual(more.map(() => 200));
+    expect(writer.counts.started).toBeGreaterThan(started);
+  });
+});
+
+describe('verify: SQLITE_WRITER unset [sqlite]', () => {
+  it('writes every group on the event loop, with no thread', async () => {
+    const t = await createTestApp('sqlite');
+    try {
+      expect(sqliteWriterOf(t.ctx)).toBeNull();
+      const biz = await createBusiness(t.app, 'Loop Ltd');
+      await fund(t.ctx, biz.businessId, 1_000);
+      const users = await enrolMany(t.ctx, biz.businessId, 10);
+      const answers = await Promise.all(users.map((u) => t.app.inject({ method: 'POST', url: '/api/v1/verify', headers: bearer(biz.apiKey), payload: { user_id: u.userId, totp_code: totpCode(u.secret) } })));
+      expect(answers.map((a) => a.json().verified)).toEqual(users.map(() => true));
+      expect(await balancePaise(t.ctx, biz.businessId)).toBe(1_000 - 100);
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -1,0 +1,124 @@
+import { Worker } from 'node:worker_threads';
+import type { VerificationStatus } from '../../db/types';
+import type { Refusal } from './decide';
+
+/**
+ * SQLite's writer thread: a worker with its own connection to the database file that reads,
+ * decides and writes whole groups of live checks (sqlite-writer.worker.ts), so the event loop
+ * that parses HTTP never runs a group's statements, its decryption or its TOTP checks. A group
+ * crosses as one message each way. The answer comes back only after the group's COMMIT.
+ *
+ * What only the event loop can do (a debit that crosses a line with a mail, an event or an
+ * auto-refill behind it, a business with live webhook endpoints, one that cannot pay) the thread
+ * refuses: it rolls back and the caller writes the group the careful way, as PostgreSQL's
+ * one-message write does.
+ */
+
+/** One check of a group, as it crosses to the thread. */
+export interface WriterCheck {
+  /** the verification's id, made here: a group whose answer never came can be looked up */
+  id: string;
+  businessId: string;
+  /** managed mode: the enrolled user; null in stateless mode */
+  userId: string | null;
+  /** the TOTP code (managed) or token (stateless) */
+  code: string;
+  /** stateless mode: the caller's secret */
+  secret: string | null;
+  window: number;
+  purpose: string | null;
+  /** when the request started, in ms since the epoch (performance.timeOrigin + now()): threads have their own clocks */
+  startedAt: number;
+}
+
+export type WriterOutcome = { status: VerificationStatus; balancePaise: number } | { refusal: Refusal };
+
+export type WriterReply =
+  /** committed: each check's outcome, in order, and the group's time */
+  | { kind: 'written'; now: number; outcomes: WriterOutcome[] }
+  /** rolled back, nothing kept: the group goes the careful way */
+  | { kind: 'refused'; reason: 'cannot_pay' | 'needs_careful_path'; businessId: string }
+  /** rolled back, nothing kept: an error (SQLITE_BUSY after the busy timeout, a full disk, …) */
+  | { kind: 'failed'; message: string };
+
+export interface WriterRequest {
+  seq: number;
+  checks: WriterCheck[];
+}
+
+export interface WriterSetup {
+  file: string;
+  encryptionKey: string;
+}
+
+/** The thread died (or never started) with this group in flight: it may or may not have committed. */
+export class WriterLost extends Error {
+  constructor(override readonly cause: unknown) {
+    super(`the SQLite writer thread stopped with a group in flight: ${cause instanceof Error ? cause.message : String(cause)}`);
+  }
+}
+
+export class SqliteGroupWriter {
+  private worker: Worker | null = null;
+  private seq = 0;
+  private readonly pending = new Map<number, { worker: Worker; resolve: (reply: WriterReply) => void; reject: (err: Error) => void }>();
+  private closed = false;
+  /** Groups by how the thread answered them, and threads started (a restart follows a lost thread). */
+  readonly counts = { written: 0, refused: 0, failed: 0, started: 0 };
+
+  constructor(private readonly setup: WriterSetup) {}
+
+  write(checks: WriterCheck[]): Promise<WriterReply> {
+    if (this.closed) return Promise.reject(new Error('the SQLite writer is closed'));
+    const worker = this.worker ?? this.start();
+    const seq = ++this.seq;
+    return new Promise<WriterReply>((resolve, reject) => {
+      this.pending.set(seq, { worker, resolve, reject });
+      worker.postMessage({ seq, checks } satisfies WriterRequest);
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const worker = this.worker;
+    this.worker = null;
+    // Groups in flight finish (their callers are answered) before the thread goes.
+    while (this.pending.size > 0) await new Promise((r) => setTimeout(r, 5));
+    if (worker) await worker.terminate();
+  }
+
+  private start(): Worker {
+    // The thread loads TypeScript as the main thread does: Node 20 does not pass --import hooks
+    // on to a worker, so the thread registers tsx itself before importing its module.
+    const tsx = import.meta.resolve('tsx/esm/api');
+    const entry = new URL('./sqlite-writer.worker.ts', import.meta.url).href;
+    const worker = new Worker(`import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); })`, {
+      eval: true,
+      workerData: this.setup,
+      // The thread's own heap: it holds one group's rows at a time.
+      resourceLimits: { maxYoungGenerationSizeMb: 16, maxOldGenerationSizeMb: 64 },
+    });
+    // A thread waiting for work does not keep the process alive.
+    worker.unref();
+    this.counts.started++;
+    worker.on('message', (message: { seq: number; reply: WriterReply }) => {
+      const waiting = this.pending.get(message.seq);
+      this.pending.delete(message.seq);
+      this.counts[message.reply.kind]++;
+      waiting?.resolve(message.reply);
+    });
+    // Its groups in flight may or may not have committed; a later group starts a new thread.
+    const lost = (cause: unknown) => {
+      if (this.worker === worker) this.worker = null;
+      for (const [seq, waiting] of this.pending) {
+        if (waiting.worker !== worker) continue;
+        this.pending.delete(seq);
+        waiting.reject(new WriterLost(cause));
+      }
+    };
+    worker.on('error', lost);
+    worker.on('exit', (code) => lost(new Error(`exited with code ${code}`)));
+    this.worker = worker;
+    return worker;
+  }
+}

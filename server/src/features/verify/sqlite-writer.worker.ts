@@ -1,0 +1,173 @@
+/**
+ * The SQLite writer thread (see sqlite-writer.ts): its own connection to the database file, one
+ * group at a time, each in its own BEGIN IMMEDIATE transaction. The same statements as the
+ * careful path (sqlite-group-sql.ts) and the same decisions (decide.ts).
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import SQLite from 'better-sqlite3';
+import { LOW_BALANCE_THRESHOLD_PAISE, PAISE_PER_VERIFICATION } from '@common/pricing';
+import type { VerificationStatus } from '../../db/types';
+import { SecretBox } from '../../lib/crypto';
+import { crossesALine, decideCode, decideStateless, encryptionContext, notEnrolled, THROTTLE_FAILURES, THROTTLE_WINDOW_MS, throttleRefusal } from './decide';
+import { SQLITE_ADVANCE_STEPS, SQLITE_DEBIT, SQLITE_ENROLMENTS, SQLITE_INSERT_VERIFICATIONS, SQLITE_RECENT_CHECKS, sqliteVerificationRow } from './sqlite-group-sql';
+import type { WriterCheck, WriterOutcome, WriterReply, WriterRequest, WriterSetup } from './sqlite-writer';
+
+const setup = workerData as WriterSetup;
+const box = new SecretBox(setup.encryptionKey);
+const db = new SQLite(setup.file);
+db.pragma('journal_mode = WAL');
+db.pragma('synchronous = NORMAL');
+db.pragma('busy_timeout = 5000');
+db.pragma('foreign_keys = ON');
+
+const statements = {
+  begin: db.prepare('BEGIN IMMEDIATE'),
+  commit: db.prepare('COMMIT'),
+  rollback: db.prepare('ROLLBACK'),
+  enrolments: db.prepare(SQLITE_ENROLMENTS),
+  recent: db.prepare(SQLITE_RECENT_CHECKS),
+  advance: db.prepare(SQLITE_ADVANCE_STEPS),
+  insert: db.prepare(SQLITE_INSERT_VERIFICATIONS),
+  debit: db.prepare(SQLITE_DEBIT),
+};
+
+interface EnrolmentRow {
+  id: string;
+  business_id: string;
+  external_user_id: string;
+  secret_enc: string;
+  algorithm: 'SHA1' | 'SHA256' | 'SHA512';
+  digits: number;
+  period: number;
+}
+
+interface DebitRow {
+  balance_paise: number;
+  auto_refill_threshold_paise: number | null;
+  has_webhooks: number;
+}
+
+const userKey = (businessId: string, userId: string) => `${businessId}\n${userId}`;
+
+/** A decided check that will be recorded. */
+interface Draft {
+  check: WriterCheck;
+  index: number;
+  status: VerificationStatus;
+  externalUserId: string | null;
+  /** the replay guard: this enrolment's last step must advance to `step` */
+  guard: [enrolmentId: string, step: number] | null;
+}
+
+function writeGroup(checks: WriterCheck[]): WriterReply {
+  const now = new Date();
+  const nowMs = now.getTime();
+  const outcomes: WriterOutcome[] = new Array(checks.length);
+  statements.begin.run();
+  try {
+    // The reads: the enrolments of the group's users, then the throttle history of those found.
+    const managed = checks.filter((c) => c.userId !== null);
+    const enrolments = new Map<string, EnrolmentRow>();
+    if (managed.length > 0) {
+      for (const row of statements.enrolments.all(JSON.stringify(managed.map((c) => [c.businessId, 1, c.userId]))) as EnrolmentRow[]) {
+        enrolments.set(userKey(row.business_id, row.external_user_id), row);
+      }
+    }
+    const found = managed.filter((c) => enrolments.has(userKey(c.businessId, c.userId!)));
+    const recent = new Map<string, Array<{ status: VerificationStatus; createdAt: Date }>>();
+    if (found.length > 0) {
+      const since = new Date(nowMs - THROTTLE_WINDOW_MS).toISOString();
+      const rows = statements.recent.all(JSON.stringify(found.map((c) => [c.businessId, 1, c.userId])), since, THROTTLE_FAILURES) as Array<{ k: number; status: VerificationStatus; created_at: string }>;
+      for (const row of rows) {
+        const c = found[row.k]!;
+        const key = userKey(c.businessId, c.userId!);
+        const list = recent.get(key) ?? [];
+        list.push({ status: row.status, createdAt: new Date(row.created_at) });
+        recent.set(key, list);
+      }
+    }
+
+    // The decisions, before any write.
+    const drafts: Draft[] = [];
+    for (const [index, check] of checks.entries()) {
+      if (check.secret !== null) {
+        drafts.push({ check, index, status: decideStateless(check.secret, check.code, check.window, nowMs).status, externalUserId: null, guard: null });
+        continue;
+      }
+      const key = userKey(check.businessId, check.userId!);
+      const enrolment = enrolments.get(key);
+      if (!enrolment) {
+        outcomes[index] = { refusal: notEnrolled(check.userId!) };
+        continue;
+      }
+      const throttled = throttleRefusal(recent.get(key) ?? [], now);
+      if (throttled) {
+        outcomes[index] = { refusal: throttled };
+        continue;
+      }
+      const secret = box.decrypt(enrolment.secret_enc, encryptionContext(check.businessId, check.userId!, true));
+      const decided = decideCode(secret, check.code, enrolment, check.window, nowMs);
+      drafts.push({ check, index, status: decided.status, externalUserId: enrolment.external_user_id, guard: decided.step === undefined ? null : [enrolment.id, decided.step] });
+    }
+    if (drafts.length === 0) {
+      statements.commit.run();
+      return { kind: 'written', now: nowMs, outcomes };
+    }
+
+    // The writes: the replay guard, the records, one debit per business.
+    const at = now.toISOString();
+    const guards = drafts.flatMap((d) => (d.guard ? [d.guard] : []));
+    const advanced = new Set(guards.length > 0 ? (statements.advance.all(at, JSON.stringify(guards)) as Array<{ id: string }>).map((r) => r.id) : []);
+    const finishedAt = performance.timeOrigin + performance.now();
+    for (const d of drafts) if (d.guard && !advanced.has(d.guard[0])) d.status = 'replayed';
+    statements.insert.run(
+      JSON.stringify(
+        drafts.map((d) =>
+          sqliteVerificationRow({
+            id: d.check.id,
+            businessId: d.check.businessId,
+            externalUserId: d.externalUserId,
+            mode: d.check.secret !== null ? 'stateless' : 'managed',
+            method: 'totp',
+            purpose: d.check.purpose,
+            status: d.status,
+            costPaise: PAISE_PER_VERIFICATION,
+            responseTimeMs: Math.round((finishedAt - d.check.startedAt) * 100) / 100,
+            createdAt: now,
+            livemode: true,
+          }),
+        ),
+      ),
+    );
+    const amounts = new Map<string, number>();
+    for (const d of drafts) amounts.set(d.check.businessId, (amounts.get(d.check.businessId) ?? 0) + PAISE_PER_VERIFICATION);
+    const balances = new Map<string, number>();
+    // In id order, as every writer takes them.
+    for (const businessId of [...amounts.keys()].sort()) {
+      const amount = amounts.get(businessId)!;
+      const row = statements.debit.get(amount, at, businessId, amount) as DebitRow | undefined;
+      const lines = [LOW_BALANCE_THRESHOLD_PAISE, PAISE_PER_VERIFICATION];
+      if (row?.auto_refill_threshold_paise != null) lines.push(row.auto_refill_threshold_paise);
+      if (!row || row.has_webhooks || crossesALine(row.balance_paise, amount, lines)) {
+        statements.rollback.run();
+        return { kind: 'refused', reason: row ? 'needs_careful_path' : 'cannot_pay', businessId };
+      }
+      // Each answer carries the balance right after its own charge.
+      balances.set(businessId, row.balance_paise + amount);
+    }
+    for (const d of drafts) {
+      const balance = balances.get(d.check.businessId)! - PAISE_PER_VERIFICATION;
+      balances.set(d.check.businessId, balance);
+      outcomes[d.index] = { status: d.status, balancePaise: balance };
+    }
+    statements.commit.run();
+    return { kind: 'written', now: nowMs, outcomes };
+  } catch (err) {
+    if (db.inTransaction) statements.rollback.run();
+    return { kind: 'failed', message: err instanceof Error ? err.message : String(err) };
+  }
+}
+
+parentPort!.on('message', (request: WriterRequest) => {
+  parentPort!.postMessage({ seq: request.seq, reply: writeGroup(request.checks) });
+});
