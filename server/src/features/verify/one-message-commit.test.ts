@@ -59,6 +59,29 @@ describe.skipIf(!inject('postgresAvailable'))('verify: one-message write and com
     expect(totals.balancePaise).toBe(totals.creditedPaise - totals.spentPaise);
   }
 
+  // First in the file: the database's statistics are still empty here (nothing has run ANALYZE;
+  // autovacuum is behind, or off as on this machine's PostgreSQL).
+  it('takes the user\'s index and the primary key even with no statistics: the throttle read and the replay guard never read a whole table', async () => {
+    const biz = await business('Fresh Stats Ltd', 100_000);
+    const users = await enrolMany(biz.businessId, 2_000);
+    await sql`insert into totp_verification (id, business_id, external_user_id, mode, method, status, cost_paise, response_time_ms, created_at, livemode)
+      select 'ver_fresh_' || g, ${biz.businessId}, 'user_' || (g % 500), 'managed', 'totp', 'invalid_code', 10, 1, now() - (g || ' ms')::interval, true
+      from generate_series(1, 5000) as g`.execute(t.ctx.db);
+    const ids = users.slice(0, 16).map((u) => `'${u.userId}'`);
+    const usersSql = `select * from unnest(array[${ids.map(() => `'${biz.businessId}'`).join(',')}]::text[], array[${ids.map(() => 'true').join(',')}]::boolean[], array[${ids.join(',')}]::text[])`;
+    const since = `'${new Date(Date.now() - 15 * 60_000).toISOString()}'::timestamptz`;
+    const readPlan = (await sql.raw<{ 'QUERY PLAN': string }>(`explain ${recentChecksSql(usersSql, since, 5)}`).execute(t.ctx.db)).rows.map((r) => r['QUERY PLAN']).join('\n');
+    expect(readPlan).toContain('verification_user_time_idx');
+    expect(readPlan).not.toContain('verification_business_mode_time_idx');
+    // The group's write, as the app sent it (without its COMMIT), explained.
+    const answers = await verifyAll(biz.apiKey, users.slice(0, 50).map((u) => ({ user_id: u.userId, totp_code: totpCode(u.secret) })));
+    expect(answers.map((a) => a.statusCode)).toEqual(Array(50).fill(200));
+    const write = writes()[0]!.trimEnd().replace(/;\s*commit$/, '').replace(/^begin;/, '');
+    const writePlan = (await sql.raw<{ 'QUERY PLAN': string }>(`explain ${write}`).execute(t.ctx.db)).rows.map((r) => r['QUERY PLAN']).join('\n');
+    expect(writePlan).toMatch(/Update on enrolment[\s\S]*enrolment_pkey/);
+    expect(writePlan).not.toMatch(/Seq Scan on enrolment/);
+  });
+
   it('writes a live group and its COMMIT in one message: two messages per group, no COMMIT of its own', async () => {
     const biz = await business('One Message Ltd', 100_000);
     const users = await enrolMany(biz.businessId, 60);

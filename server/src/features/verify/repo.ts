@@ -556,7 +556,9 @@ export async function readGroup(tx: CheckTx, users: UserRef[], since: Date, limi
  * statistics that do not yet know the newest times (they never do, on a table filling in time
  * order), the planner takes the business's (business, mode, time) index instead and reads EVERY
  * check of the business in the last 15 minutes for each user — at a busy business's rate, hundreds
- * of thousands of rows per group, slower with every check recorded.
+ * of thousands of rows per group, slower with every check recorded. The mode is compared with
+ * IS NOT DISTINCT FROM, which no index serves: with `=` that index matched as many terms as the
+ * user's, and a planner with no statistics (a new database, autovacuum behind or off) still took it.
  */
 export function recentChecksSql(usersSql: string, since: string, limit: number): string {
   if (!Number.isInteger(limit) || limit < 1) throw new Error(`not a row limit: ${limit}`);
@@ -565,7 +567,7 @@ export function recentChecksSql(usersSql: string, since: string, limit: number):
     cross join lateral (
       select t.status, t.created_at from totp_verification as t
       where t.business_id = u.business_id and t.external_user_id = u.external_user_id and t.created_at >= ${since}
-        and t.livemode = u.livemode and t.status != 'replayed'
+        and t.livemode is not distinct from u.livemode and t.status != 'replayed'
       order by t.created_at desc limit ${limit}
     ) as v
     order by v.created_at desc`;
@@ -789,10 +791,13 @@ function groupWriteSql(
         where deb.balance_paise + deb.amount >= line.paise and deb.balance_paise < line.paise)
     )`
     : '';
+  // adv: \`enrolment.id = any(…)\` besides the join, so the planner sees a few keys of the primary
+  // key: joined to unnest() alone, with no statistics it scanned the whole table once per group.
   return `with adv as (
       update enrolment set last_used_step = s.step, updated_at = ${w.at}
       from (select unnest(${w.text(steps.map((x) => x.enrolmentId))}) as id, unnest(${w.numbers(steps.map((x) => x.step), 'bigint')}) as step) as s
-      where enrolment.id = s.id and (enrolment.last_used_step is null or enrolment.last_used_step < s.step)
+      where enrolment.id = s.id and enrolment.id = any(${w.text(steps.map((x) => x.enrolmentId))})
+        and (enrolment.last_used_step is null or enrolment.last_used_step < s.step)
       returning enrolment.id
     ), ins as (
       insert into totp_verification (id, business_id, external_user_id, mode, method, purpose, status, cost_paise, response_time_ms, created_at, livemode)
