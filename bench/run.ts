@@ -439,7 +439,7 @@ function openVerdict(o: Outcome, ceiling: Outcome | undefined): { pass: boolean;
   const p99Limit = goal.nearCeiling && ceilingP99 !== undefined ? Math.max(goal.p99, ceilingP99 + 1) : goal.p99;
   const misses: string[] = [];
   if (run.p50 > goal.p50) misses.push(`p50 > ${goal.p50} ms`);
-  if (run.p99 > p99Limit) misses.push(`p99 > ${p99Limit} ms`);
+  if (run.p99 > p99Limit) misses.push(`p99 > ${Number(p99Limit.toFixed(2))} ms`);
   if (run.errors > 0) misses.push(`${run.errors} errors`);
   if (run.status5xx > 0) misses.push(`${run.status5xx} 5xx`);
   if (run.notVerified > 0) misses.push(`${run.notVerified} not verified`);
