@@ -410,7 +410,9 @@ function groupsOf(ctx: AppContext): GroupCommit<PendingCheck, ApiResult> {
       // with 3,000/s open-loop on 16 connections (1 and 4 did not). SQLite's writer thread takes
       // its groups in turn, but a second one in flight is formed and sent while the first is
       // written; with one, thread and event loop waited for each other (wall time per check
-      // 91 µs against 58 µs with two, in bench/verify-path.ts).
+      // 91 µs against 58 µs with two, in bench/verify-path.ts). With two, a group the thread
+      // refused is written the careful way after the next one: one user's double submit may then
+      // answer the second request 'verified' and the first 'replayed' (still one per step).
       maxInFlight: ctx.database.dialect === 'sqlite' && !sqliteWriterOf(ctx) ? 1 : 2,
       maxGroup: 256,
       distinctKey: (p) => ('user_id' in p.input ? repo.userKey(p.business.id, p.livemode, p.input.user_id) : null),
@@ -517,7 +519,7 @@ async function writeOnThread(writer: SqliteGroupWriter, items: PendingCheck[]): 
       secret: stateless ? input.secret : null,
       window: input.window ?? DEFAULT_WINDOW,
       purpose: input.purpose ?? null,
-      startedAt: performance.timeOrigin + p.startedAt,
+      elapsedMs: performance.now() - p.startedAt,
     };
   });
   let reply;

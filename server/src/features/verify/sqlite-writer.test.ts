@@ -162,6 +162,24 @@ describe('verify: the SQLite writer thread (SQLITE_WRITER=thread) [sqlite]', () 
     expect(after.map((a) => a.statusCode)).toEqual(more.map(() => 200));
     expect(writer.counts.started).toBeGreaterThan(started);
   });
+
+  // Last: it leaves the thread paused.
+  it('a thread that keeps dying is paused: groups go the careful way, answered and charged as usual', async () => {
+    const biz = await business('Paused Ltd', 100_000);
+    const inside = writer as unknown as { worker: import('node:worker_threads').Worker | null };
+    for (let i = 0; i < 3; i++) {
+      const [u] = await enrolMany(t.ctx, biz.businessId, 1);
+      await verifyAll(biz.apiKey, [{ user_id: u!.userId, totp_code: totpCode(u!.secret) }]);
+      await inside.worker?.terminate();
+    }
+    const started = writer.counts.started;
+    const users = await enrolMany(t.ctx, biz.businessId, 20);
+    const answers = await verifyAll(biz.apiKey, users.map((u) => ({ user_id: u.userId, totp_code: totpCode(u.secret) })));
+    expect(answers.map((a) => a.statusCode)).toEqual(users.map(() => 200));
+    expect(writer.counts.started).toBe(started);
+    expect(await balancePaise(t.ctx, biz.businessId)).toBe(100_000 - 23 * 10);
+    await expectLedgerExact(biz.businessId);
+  });
 });
 
 describe('verify: SQLITE_WRITER unset [sqlite]', () => {

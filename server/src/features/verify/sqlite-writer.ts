@@ -27,8 +27,8 @@ export interface WriterCheck {
   secret: string | null;
   window: number;
   purpose: string | null;
-  /** when the request started, in ms since the epoch (performance.timeOrigin + now()): threads have their own clocks */
-  startedAt: number;
+  /** ms since the request started, when the group was sent (threads have their own clocks: the thread adds its own time) */
+  elapsedMs: number;
 }
 
 export type WriterOutcome = { status: VerificationStatus; balancePaise: number } | { refusal: Refusal };
@@ -58,11 +58,16 @@ export class WriterLost extends Error {
   }
 }
 
+const LOST_LIMIT = 3;
+const LOST_WINDOW_MS = 60_000;
+
 export class SqliteGroupWriter {
   private worker: Worker | null = null;
   private seq = 0;
   private readonly pending = new Map<number, { worker: Worker; resolve: (reply: WriterReply) => void; reject: (err: Error) => void }>();
   private closed = false;
+  /** When threads were lost lately: after LOST_LIMIT within LOST_WINDOW_MS, no new one for that long. */
+  private lostAt: number[] = [];
   /** Groups by how the thread answered them, and threads started (a restart follows a lost thread). */
   readonly counts = { written: 0, refused: 0, failed: 0, started: 0 };
 
@@ -70,6 +75,11 @@ export class SqliteGroupWriter {
 
   write(checks: WriterCheck[]): Promise<WriterReply> {
     if (this.closed) return Promise.reject(new Error('the SQLite writer is closed'));
+    // A thread that keeps dying (it cannot open the file, say) is not restarted for every group:
+    // for a while, every group goes the careful way on the event loop.
+    const now = Date.now();
+    this.lostAt = this.lostAt.filter((t) => t > now - LOST_WINDOW_MS);
+    if (!this.worker && this.lostAt.length >= LOST_LIMIT) return Promise.resolve({ kind: 'failed', message: 'the writer thread is paused after repeated losses' });
     const worker = this.worker ?? this.start();
     const seq = ++this.seq;
     return new Promise<WriterReply>((resolve, reject) => {
@@ -105,19 +115,29 @@ export class SqliteGroupWriter {
       const waiting = this.pending.get(message.seq);
       this.pending.delete(message.seq);
       this.counts[message.reply.kind]++;
+      if (message.reply.kind === 'failed') process.emitWarning(`a group of checks went the careful way: ${message.reply.message}`, { code: 'SIXDIGIT_SQLITE_WRITER' });
       waiting?.resolve(message.reply);
     });
-    // Its groups in flight may or may not have committed; a later group starts a new thread.
-    const lost = (cause: unknown) => {
+    // No new group goes to a thread that failed. Its groups in flight are given up only at 'exit':
+    // 'error' can come before replies the thread had already sent (groups it committed), and
+    // 'exit' comes after them. Those it had not answered may or may not have committed.
+    let failure: unknown;
+    worker.on('error', (err) => {
+      failure = err;
       if (this.worker === worker) this.worker = null;
+    });
+    worker.on('exit', (code) => {
+      if (this.worker === worker) this.worker = null;
+      if (!this.closed) {
+        this.lostAt.push(Date.now());
+        process.emitWarning(`the SQLite writer thread stopped (exit code ${code}): ${failure instanceof Error ? failure.message : 'no error'}`, { code: 'SIXDIGIT_SQLITE_WRITER' });
+      }
       for (const [seq, waiting] of this.pending) {
         if (waiting.worker !== worker) continue;
         this.pending.delete(seq);
-        waiting.reject(new WriterLost(cause));
+        waiting.reject(new WriterLost(failure ?? new Error(`exited with code ${code}`)));
       }
-    };
-    worker.on('error', lost);
-    worker.on('exit', (code) => lost(new Error(`exited with code ${code}`)));
+    });
     this.worker = worker;
     return worker;
   }
