@@ -6,7 +6,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
 import { LOW_BALANCE_THRESHOLD_PAISE, PAISE_PER_VERIFICATION } from '@common/pricing';
-import type { VerificationStatus } from '../../db/types';
+import type { EnrolmentTable, VerificationStatus } from '../../db/types';
 import { SecretBox } from '../../lib/crypto';
 import { crossesALine, decideCode, decideStateless, encryptionContext, notEnrolled, THROTTLE_FAILURES, THROTTLE_WINDOW_MS, throttleRefusal } from './decide';
 import { SQLITE_ADVANCE_STEPS, SQLITE_DEBIT, SQLITE_ENROLMENTS, SQLITE_INSERT_VERIFICATIONS, SQLITE_RECENT_CHECKS, sqliteVerificationRow } from './sqlite-group-sql';
@@ -31,15 +31,8 @@ const statements = {
   debit: db.prepare(SQLITE_DEBIT),
 };
 
-interface EnrolmentRow {
-  id: string;
-  business_id: string;
-  external_user_id: string;
-  secret_enc: string;
-  algorithm: 'SHA1' | 'SHA256' | 'SHA512';
-  digits: number;
-  period: number;
-}
+/** The columns a check needs (SQLITE_ENROLMENTS reads a few more). */
+type EnrolmentRow = Pick<EnrolmentTable, 'id' | 'business_id' | 'external_user_id' | 'secret_enc' | 'algorithm' | 'digits' | 'period'>;
 
 interface DebitRow {
   balance_paise: number;
