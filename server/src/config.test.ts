@@ -26,7 +26,7 @@ describe('loadConfig', () => {
   it('gives a fresh install everything it needs: port 5000, SQLite under ./data, local sign-in', () => {
     const config = loadConfig({});
     expect(config.port).toBe(5000);
-    expect(config.database).toEqual({ kind: 'sqlite', file: './data/sixdigit.db' });
+    expect(config.database).toEqual({ kind: 'sqlite', file: './data/sixdigit.db', checkpoints: 'thread' });
     expect(config.oidc).toBeUndefined();
     expect(config.publicUrl).toBe('http://localhost:5000');
     expect(config.enterpriseHostMatch).toBe('enterprise');
@@ -34,7 +34,13 @@ describe('loadConfig', () => {
 
   it('uses PostgreSQL when DATABASE_URL is a postgres URL', () => {
     expect(loadConfig({ DATABASE_URL: 'postgres://u@db:5432/app' }).database).toEqual({ kind: 'postgres', url: 'postgres://u@db:5432/app' });
-    expect(loadConfig({ DATABASE_URL: 'sqlite:/var/lib/x.db' }).database).toEqual({ kind: 'sqlite', file: '/var/lib/x.db' });
+    expect(loadConfig({ DATABASE_URL: 'sqlite:/var/lib/x.db' }).database).toEqual({ kind: 'sqlite', file: '/var/lib/x.db', checkpoints: 'thread' });
+  });
+
+  it("checkpoints SQLite's WAL on a thread unless SQLITE_CHECKPOINTS=writer, and refuses anything else", () => {
+    expect(loadConfig({ SQLITE_CHECKPOINTS: 'writer' }).database).toEqual({ kind: 'sqlite', file: './data/sixdigit.db', checkpoints: 'writer' });
+    expect(loadConfig({ SQLITE_CHECKPOINTS: '' }).database).toMatchObject({ checkpoints: 'thread' });
+    expect(() => loadConfig({ SQLITE_CHECKPOINTS: 'never' })).toThrow(/SQLITE_CHECKPOINTS/);
   });
 
   it('defaults the issuer to Google when only a client id is set', () => {

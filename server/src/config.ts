@@ -111,6 +111,7 @@ const envSchema = z.object({
   UPKEEP_INTERVAL_SECONDS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(86_400).default(3600)),
   VERIFICATION_RETENTION_DAYS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(36_500).default(0)),
   SQLITE_WRITER: z.preprocess(emptyToUndefined, z.enum(['event-loop', 'thread']).default('event-loop')),
+  SQLITE_CHECKPOINTS: z.preprocess(emptyToUndefined, z.enum(['thread', 'writer']).default('thread')),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -129,7 +130,12 @@ export interface Config {
   host: string;
   publicUrl: string;
   dataDir: string;
-  database: { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
+  /**
+   * SQLite `checkpoints`: who copies the WAL back into the database file — a thread of its own
+   * ('thread'), or the writing connection inside its COMMIT, as SQLite does by default ('writer',
+   * also what a config without it gets).
+   */
+  database: { kind: 'sqlite'; file: string; checkpoints?: 'thread' | 'writer' } | { kind: 'postgres'; url: string };
   redisUrl: string | undefined;
   redisKeyPrefix: string;
   /** base64 32-byte key; undefined means "generate one under dataDir" (development only) */
@@ -276,6 +282,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       : {
           kind: 'sqlite',
           file: databaseUrl ? databaseUrl.replace(/^(sqlite|file):(\/\/)?/, '') : `${env.DATA_DIR}/sixdigit.db`,
+          checkpoints: env.SQLITE_CHECKPOINTS,
         };
 
   return {

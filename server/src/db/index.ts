@@ -4,6 +4,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config';
+import { startCheckpointer } from './sqlite-checkpointer';
 import { SqliteValuesPlugin } from './sqlite-values-plugin';
 import type { Database, Dialect } from './types';
 
@@ -87,5 +88,12 @@ export function openDatabase(database: Config['database'], options: { poolSize?:
     dialect: new SqliteDialect({ database: statements as unknown as SQLite.Database }),
     plugins: [new SqliteValuesPlugin()],
   });
-  return { db, dialect: 'sqlite', sqlite: statements, ...closing(() => db.destroy()) };
+  const opened: Db = { db, dialect: 'sqlite', sqlite: statements, ...closing(() => db.destroy()) };
+  if (database.checkpoints === 'thread' && database.file !== ':memory:') {
+    const checkpointer = startCheckpointer(database.file, sqlite, {
+      onError: (err) => process.emitWarning(`SQLite's checkpoint thread failed; the writers checkpoint themselves again: ${err.message}`, { code: 'SIXDIGIT_SQLITE_CHECKPOINTS' }),
+    });
+    opened.onClose(() => checkpointer.close());
+  }
+  return opened;
 }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { LOW_BALANCE_THRESHOLD_PAISE, PAISE_PER_VERIFICATION, getTopUpPack, paiseToDecimalString, verificationsForPaise } from '@common/pricing';
 import type { AppContext } from '../../context';
+import { CHECKPOINT_BACKSTOP_PAGES, SQLITE_DEFAULT_AUTOCHECKPOINT_PAGES } from '../../db/sqlite-checkpointer';
 import { queueBalanceMail } from '../mail/business-mail';
 import { AppError } from '../../lib/errors';
 import { newId, newTimeOrderedId } from '../../lib/ids';
@@ -493,7 +494,11 @@ export function sqliteWriterOf(ctx: AppContext): SqliteGroupWriter | null {
     const database = ctx.config.database;
     writer =
       ctx.database.dialect === 'sqlite' && database.kind === 'sqlite' && database.file !== ':memory:' && ctx.config.sqliteWriter === 'thread'
-        ? new SqliteGroupWriter({ file: database.file, encryptionKey: resolveEncryptionKey(ctx.config) })
+        ? new SqliteGroupWriter({
+            file: database.file,
+            encryptionKey: resolveEncryptionKey(ctx.config),
+            walAutocheckpointPages: database.checkpoints === 'thread' ? CHECKPOINT_BACKSTOP_PAGES : SQLITE_DEFAULT_AUTOCHECKPOINT_PAGES,
+          })
         : null;
     const opened = writer;
     if (opened) ctx.database.onClose(() => opened.close());

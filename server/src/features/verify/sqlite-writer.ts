@@ -49,6 +49,8 @@ export interface WriterRequest {
 export interface WriterSetup {
   file: string;
   encryptionKey: string;
+  /** The thread's connection's automatic checkpoint (pages): the backstop when the checkpoint thread runs. */
+  walAutocheckpointPages: number;
 }
 
 /** The thread died (or never started) with this group in flight: it may or may not have committed. */

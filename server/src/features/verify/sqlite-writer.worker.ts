@@ -19,6 +19,7 @@ db.pragma('journal_mode = WAL');
 db.pragma('synchronous = NORMAL');
 db.pragma('busy_timeout = 5000');
 db.pragma('foreign_keys = ON');
+db.pragma(`wal_autocheckpoint = ${setup.walAutocheckpointPages}`);
 
 const statements = {
   begin: db.prepare('BEGIN IMMEDIATE'),
