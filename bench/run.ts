@@ -36,6 +36,12 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const ALL_TARGETS = ['ceiling', 'sqlite', 'sqlite-stateless', 'postgres', 'postgres-100', 'postgres-2x'] as const;
 type Target = (typeof ALL_TARGETS)[number];
 const TARGETS = (process.env.BENCH_TARGETS ?? ALL_TARGETS.join(',')).split(',') as Target[];
+// A misspelt target would otherwise run as a plain managed target under a name with no goals.
+const unknownTargets = TARGETS.filter((t) => !(ALL_TARGETS as readonly string[]).includes(t));
+if (unknownTargets.length > 0) {
+  console.error(`bench: unknown target(s) ${unknownTargets.join(', ')}; the targets are ${ALL_TARGETS.join(', ')}`);
+  process.exit(2);
+}
 const PG_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const ENCRYPTION_KEY = Buffer.alloc(32, 9).toString('base64');
