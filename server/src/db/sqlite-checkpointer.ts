@@ -27,7 +27,9 @@ const WORKER_SOURCE = `
 const { workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const db = new Database(workerData.file, { fileMustExist: true });
-db.pragma('busy_timeout = 0');
+// PASSIVE checkpoints never call the busy handler; the timeout only spares opening a file that
+// another connection is recovering or restarting at that moment.
+db.pragma('busy_timeout = 5000');
 db.pragma('synchronous = NORMAL');
 const checkpoint = db.prepare('pragma wal_checkpoint(PASSIVE)');
 const control = new Int32Array(workerData.control);
