@@ -24,6 +24,7 @@ import * as m20261125450000 from './20261125450000_verification_index_prefix';
 import * as m20261125452000 from './20261125452000_known_device';
 import * as m20261125453000 from './20261125453000_receipts';
 import * as m20261125460000 from './20261125460000_check_group_refusal';
+import * as m20261126010000 from './20261126010000_enrolment_fillfactor';
 
 /** Every migration, by name; names sort in the order they run. Add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -52,4 +53,5 @@ export const migrations: Record<string, Migration> = {
   '20261125452000_known_device': m20261125452000,
   '20261125453000_receipts': m20261125453000,
   '20261125460000_check_group_refusal': m20261125460000,
+  '20261126010000_enrolment_fillfactor': m20261126010000,
 };

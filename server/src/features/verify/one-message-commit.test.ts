@@ -82,6 +82,28 @@ describe.skipIf(!inject('postgresAvailable'))('verify: one-message write and com
     expect(writePlan).not.toMatch(/Seq Scan on enrolment/);
   });
 
+
+  it("updates an enrolment in place when a check verifies (HOT): its row stays on its page, so none of the table's indexes is written", async () => {
+    const biz = await business('Hot Update Ltd', 100_000);
+    const users = await enrolMany(biz.businessId, 300);
+    // Every fifth user: a few checks per page, as users spread over time would give (a page
+    // holds ~16 enrolments and has room for a few new versions; many at once would not fit).
+    const checked = users.filter((_, i) => i % 5 === 0);
+    const pages = async () =>
+      new Map(
+        (
+          await sql<{ external_user_id: string; page: string }>`select external_user_id, (ctid::text::point)[0]::text as page from enrolment where business_id = ${biz.businessId}`.execute(t.ctx.db)
+        ).rows.map((r) => [r.external_user_id, r.page]),
+      );
+    const before = await pages();
+    const answers = await verifyAll(biz.apiKey, checked.map((u) => ({ user_id: u.userId, totp_code: totpCode(u.secret) })));
+    expect(answers.map((a) => JSON.parse(a.body).verified)).toEqual(Array(checked.length).fill(true));
+    const after = await pages();
+    // With the table packed full (fillfactor 100), every new version would go to another page.
+    expect(checked.filter((u) => after.get(u.userId) !== before.get(u.userId))).toEqual([]);
+    const { rows } = await sql<{ reloptions: string[] | null }>`select reloptions from pg_class where relname = 'enrolment'`.execute(t.ctx.db);
+    expect(rows[0]!.reloptions).toContain('fillfactor=70');
+  });
   it('writes a live group and its COMMIT in one message: two messages per group, no COMMIT of its own', async () => {
     const biz = await business('One Message Ltd', 100_000);
     const users = await enrolMany(biz.businessId, 60);
