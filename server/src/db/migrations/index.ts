@@ -25,6 +25,7 @@ import * as m20261125452000 from './20261125452000_known_device';
 import * as m20261125453000 from './20261125453000_receipts';
 import * as m20261125460000 from './20261125460000_check_group_refusal';
 import * as m20261126010000 from './20261126010000_enrolment_fillfactor';
+import * as m20261126070000 from './20261126070000_check_group_functions';
 
 /** Every migration, by name; names sort in the order they run. Add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -54,4 +55,5 @@ export const migrations: Record<string, Migration> = {
   '20261125453000_receipts': m20261125453000,
   '20261125460000_check_group_refusal': m20261125460000,
   '20261126010000_enrolment_fillfactor': m20261126010000,
+  '20261126070000_check_group_functions': m20261126070000,
 };

@@ -7,7 +7,7 @@ import { createTestApp, type TestApp } from '../../../../test/support/db';
 import { balancePaise, bearer, createBusiness, fund, totpCode, wrongCode, enrolMany as enrolManyUsers } from '../../../../test/support/verify-api';
 import { newId } from '../../lib/ids';
 import { ledgerTotals } from '../credits/repo';
-import { GroupCommitted, inCheckTransaction, readGroup, recentChecksSql, recordChecksAndCommit } from './repo';
+import { GroupCommitted, inCheckTransaction, readGroup, recordChecksAndCommit } from './repo';
 import { newTimeOrderedId } from '../../lib/ids';
 
 /**
@@ -51,7 +51,7 @@ describe.skipIf(!inject('postgresAvailable'))('verify: one-message write and com
     return Promise.all(payloads.map((payload) => t.app.inject({ method: 'POST', url: '/api/v1/verify', headers: bearer(apiKey), payload })));
   };
 
-  const writes = () => sent.filter((s) => s.includes('insert into totp_verification'));
+  const writes = () => sent.filter((s) => s.includes('sixdigit_record_group('));
   const separateCommits = () => sent.filter((s) => /^\s*commit\s*$/i.test(s));
 
   async function expectLedgerExact(businessId: string) {
@@ -59,29 +59,88 @@ describe.skipIf(!inject('postgresAvailable'))('verify: one-message write and com
     expect(totals.balancePaise).toBe(totals.creditedPaise - totals.spentPaise);
   }
 
-  // First in the file: the database's statistics are still empty here (nothing has run ANALYZE;
-  // autovacuum is behind, or off as on this machine's PostgreSQL).
-  it('takes the user\'s index and the primary key even with no statistics: the throttle read and the replay guard never read a whole table', async () => {
+  /**
+   * A connection of its own that reports the plan of every statement it runs, the functions' own
+   * included (auto_explain, sent to this client as notices). Its functions keep their plans
+   * between calls, as the app's pooled connections do.
+   */
+  async function explainingConnection() {
+    const client = new pg.Client({ connectionString: (t.ctx.config.database as { url: string }).url });
+    await client.connect();
+    const notices: string[] = [];
+    client.on('notice', (n) => notices.push(n.message ?? ''));
+    for (const setting of ["load 'auto_explain'", 'set auto_explain.log_min_duration = 0', 'set auto_explain.log_nested_statements = on', 'set auto_explain.log_level = notice', 'set client_min_messages = notice']) {
+      await client.query(setting);
+    }
+    return {
+      /** The plans of what `statements` ran, in a transaction rolled back. */
+      async plans(statements: string[]): Promise<string> {
+        notices.length = 0;
+        await client.query('begin');
+        try {
+          for (const statement of statements) await client.query(statement);
+        } finally {
+          await client.query('rollback');
+        }
+        return notices.join('\n');
+      },
+      close: () => client.end(),
+    };
+  }
+
+  // First in the file: the tables are nearly empty and nothing has run ANALYZE (autovacuum is
+  // behind, or off as on this machine's PostgreSQL). The functions' plans are made now, once per
+  // connection, and kept while the tables grow.
+  it("keeps index plans made on empty tables as they grow: the group's reads and write never read a whole table", async () => {
     const biz = await business('Fresh Stats Ltd', 100_000);
-    const users = await enrolMany(biz.businessId, 2_000);
-    await sql`insert into totp_verification (id, business_id, external_user_id, mode, method, status, cost_paise, response_time_ms, created_at, livemode)
-      select 'ver_fresh_' || g, ${biz.businessId}, 'user_' || (g % 500), 'managed', 'totp', 'invalid_code', 10, 1, now() - (g || ' ms')::interval, true
-      from generate_series(1, 5000) as g`.execute(t.ctx.db);
-    const ids = users.slice(0, 16).map((u) => `'${u.userId}'`);
-    const usersSql = `select * from unnest(array[${ids.map(() => `'${biz.businessId}'`).join(',')}]::text[], array[${ids.map(() => 'true').join(',')}]::boolean[], array[${ids.join(',')}]::text[])`;
-    const since = `'${new Date(Date.now() - 15 * 60_000).toISOString()}'::timestamptz`;
-    const readPlan = (await sql.raw<{ 'QUERY PLAN': string }>(`explain ${recentChecksSql(usersSql, since, 5)}`).execute(t.ctx.db)).rows.map((r) => r['QUERY PLAN']).join('\n');
-    expect(readPlan).toContain('verification_user_time_idx');
-    expect(readPlan).not.toContain('verification_business_mode_time_idx');
-    // The group's write, as the app sent it (without its COMMIT), explained.
-    const answers = await verifyAll(biz.apiKey, users.slice(0, 50).map((u) => ({ user_id: u.userId, totp_code: totpCode(u.secret) })));
-    expect(answers.map((a) => a.statusCode)).toEqual(Array(50).fill(200));
-    const write = writes()[0]!.trimEnd().replace(/;\s*commit$/, '').replace(/^begin;/, '');
-    const writePlan = (await sql.raw<{ 'QUERY PLAN': string }>(`explain ${write}`).execute(t.ctx.db)).rows.map((r) => r['QUERY PLAN']).join('\n');
-    expect(writePlan).toMatch(/Update on enrolment[\s\S]*enrolment_pkey/);
-    expect(writePlan).not.toMatch(/Seq Scan on enrolment/);
+    const connection = await explainingConnection();
+    try {
+      const [first] = await enrolMany(biz.businessId, 1);
+      const calls = (userIds: string[], enrolmentId: string) => {
+        const users = `array[${userIds.map(() => `'${biz.businessId}'`).join(',')}]::text[], array[${userIds.map(() => 'true').join(',')}]::boolean[], array[${userIds.map((u) => `'${u}'`).join(',')}]::text[]`;
+        return [
+          `select * from sixdigit_group_enrolments(${users})`,
+          `select * from sixdigit_group_recent_checks(${users}, now() - interval '15 minutes', 5)`,
+          `select * from sixdigit_record_group(now(), array['${enrolmentId}'], array[1]::bigint[], array['ver_plan_${Date.now()}'], array['${biz.businessId}'], array['${userIds[0]}'],
+            array['managed'], array['totp'], array[null]::text[], array['verified'], array[10]::bigint[], array[1]::float8[], array['${enrolmentId}'], array[true], array['${biz.businessId}'], array[10]::bigint[], null)`,
+        ];
+      };
+      const enrolmentId = async (userId: string) => (await t.ctx.db.selectFrom('enrolment').select('id').where('external_user_id', '=', userId).executeTakeFirstOrThrow()).id;
+      await connection.plans(calls([first!.userId], await enrolmentId(first!.userId)));
+      const users = await enrolMany(biz.businessId, 2_000);
+      await sql`insert into totp_verification (id, business_id, external_user_id, mode, method, status, cost_paise, response_time_ms, created_at, livemode)
+        select 'ver_fresh_' || g, ${biz.businessId}, ${users[0]!.userId}::text || (g % 500), 'managed', 'totp', 'invalid_code', 10, 1, now() - (g || ' ms')::interval, true
+        from generate_series(1, 5000) as g`.execute(t.ctx.db);
+      const plans = await connection.plans(calls(users.slice(0, 16).map((u) => u.userId), await enrolmentId(users[0]!.userId)));
+      // The enrolment read is planned per group (with 2,000 rows a scan is right); the kept plans:
+      const kept = plans.split(/(?=duration: )/).filter((plan) => !plan.includes('from enrolment as e')).join('\n');
+      expect(kept).toMatch(/Index Scan Backward using verification_user_time_idx/);
+      expect(kept).not.toContain('verification_business_mode_time_idx');
+      expect(kept).toMatch(/Update on enrolment[\s\S]*Index Scan (using|on) enrolment_pkey/);
+      expect(kept).toMatch(/Update on business[\s\S]*Index Scan (using|on) business_pkey/);
+      expect(kept).not.toMatch(/Seq Scan on (enrolment|totp_verification|business)/);
+    } finally {
+      await connection.close();
+    }
   });
 
+  it('keeps the plans of the history read and the write per connection; the group sends calls, not statements', async () => {
+    const { rows } = await sql<{ proname: string; proconfig: string[] }>`
+      select proname, proconfig from pg_proc where proname in ('sixdigit_group_enrolments', 'sixdigit_group_recent_checks', 'sixdigit_record_group') order by proname`.execute(t.ctx.db);
+    expect(rows.map((r) => r.proname)).toEqual(['sixdigit_group_enrolments', 'sixdigit_group_recent_checks', 'sixdigit_record_group']);
+    const settings = new Map(rows.map((r) => [r.proname, r.proconfig]));
+    expect(settings.get('sixdigit_group_enrolments')).toEqual(['plan_cache_mode=force_custom_plan']);
+    for (const kept of ['sixdigit_group_recent_checks', 'sixdigit_record_group']) {
+      expect(settings.get(kept)).toEqual(expect.arrayContaining(['plan_cache_mode=force_generic_plan', 'enable_seqscan=off', 'enable_hashjoin=off', 'enable_mergejoin=off']));
+    }
+    // What the app sends per group is the calls, not the statements: nothing for PostgreSQL to plan but a function call.
+    const biz = await business('Calls Ltd', 100_000);
+    const users = await enrolMany(biz.businessId, 20);
+    await verifyAll(biz.apiKey, users.map((u) => ({ user_id: u.userId, totp_code: totpCode(u.secret) })));
+    const groupMessages = sent.filter((m) => m.startsWith('begin;') || m.includes('sixdigit_record_group('));
+    expect(groupMessages.length).toBeGreaterThan(0);
+    for (const message of groupMessages) expect(message).not.toMatch(/\b(from enrolment|insert into|update business)\b/i);
+  });
 
   it("updates an enrolment in place when a check verifies (HOT): its row stays on its page, so none of the table's indexes is written", async () => {
     const biz = await business('Hot Update Ltd', 100_000);
@@ -147,11 +206,16 @@ describe.skipIf(!inject('postgresAvailable'))('verify: one-message write and com
       select 'ver_busy_' || g, ${biz.businessId}, 'user_' || (g % 20000), 'managed', 'totp', 'verified', 10, 1, now() - (g || ' ms')::interval, true
       from generate_series(1, 20000) as g`.execute(t.ctx.db);
     const ids = Array.from({ length: 16 }, (_, i) => `'user_${7 + i * 1000}'`);
-    const users = `select * from unnest(array[${ids.map(() => `'${biz.businessId}'`).join(',')}]::text[], array[${ids.map(() => 'true').join(',')}]::boolean[], array[${ids.join(',')}]::text[])`;
-    const since = `'${new Date(Date.now() - 15 * 60_000).toISOString()}'::timestamptz`;
-    const plan = (await sql.raw<{ 'QUERY PLAN': string }>(`explain ${recentChecksSql(users, since, 5)}`).execute(t.ctx.db)).rows.map((r) => r['QUERY PLAN']).join('\n');
-    expect(plan).toMatch(/Limit[\s\S]*Index Scan Backward using verification_user_time_idx/);
-    expect(plan).not.toContain('verification_business_mode_time_idx');
+    const read = `select * from sixdigit_group_recent_checks(array[${ids.map(() => `'${biz.businessId}'`).join(',')}]::text[], array[${ids.map(() => 'true').join(',')}]::boolean[],
+      array[${ids.join(',')}]::text[], '${new Date(Date.now() - 15 * 60_000).toISOString()}'::timestamptz, 5)`;
+    const connection = await explainingConnection();
+    try {
+      const plan = await connection.plans([read]);
+      expect(plan).toMatch(/Limit[\s\S]*Index Scan Backward using verification_user_time_idx/);
+      expect(plan).not.toContain('verification_business_mode_time_idx');
+    } finally {
+      await connection.close();
+    }
     // user_7 also has 7 newer checks in the window: the 2 newest are replays (not counted), so
     // the read gives the 5 newest others, newest first; and 1 check older than the window.
     await sql`insert into totp_verification (id, business_id, external_user_id, mode, method, status, cost_paise, response_time_ms, created_at, livemode)
@@ -159,7 +223,7 @@ describe.skipIf(!inject('postgresAvailable'))('verify: one-message write and com
         now() + (100 - g || ' ms')::interval, true
       from generate_series(1, 7) as g
       union all select 'ver_u7_old', ${biz.businessId}, 'user_7', 'managed', 'totp', 'invalid_code', 10, 1, now() - interval '16 minutes', true`.execute(t.ctx.db);
-    const rows = (await sql.raw<{ external_user_id: string; status: string }>(recentChecksSql(users, since, 5)).execute(t.ctx.db)).rows;
+    const rows = (await sql.raw<{ external_user_id: string; status: string }>(read).execute(t.ctx.db)).rows;
     const user7 = rows.filter((r) => r.external_user_id === 'user_7');
     expect(user7.map((r) => r.status)).toEqual(Array(5).fill('invalid_code'));
     expect(rows.filter((r) => r.external_user_id === 'user_1007')).toHaveLength(1);

@@ -4,7 +4,7 @@ import type { Db } from '../../db';
 import { toBoolean, toDate, toDateOrNull, toNumber } from '../../db/normalize';
 import { preparedQuery, type QueryTarget } from '../../db/prepared';
 import type { Database, EnrolmentTable, VerificationStatus, VerificationTable } from '../../db/types';
-import { ENROLMENT_COLUMNS, SQLITE_ADVANCE_STEPS, SQLITE_ENROLMENTS, SQLITE_INSERT_VERIFICATIONS, SQLITE_RECENT_CHECKS, sqliteVerificationRow } from './sqlite-group-sql';
+import { SQLITE_ADVANCE_STEPS, SQLITE_ENROLMENTS, SQLITE_INSERT_VERIFICATIONS, SQLITE_RECENT_CHECKS, sqliteVerificationRow } from './sqlite-group-sql';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -505,10 +505,7 @@ export async function findEnrolmentsLocked(tx: CheckTx, users: UserRef[]): Promi
     return found;
   }
   const { rows } = await sql<EnrolmentRow>`
-    select ${sql.raw(ENROLMENT_COLUMNS)} from enrolment as e
-    where (e.business_id, e.livemode, e.external_user_id) in
-      (select * from unnest(${users.map((u) => u.businessId)}::text[], ${users.map((u) => u.livemode)}::boolean[], ${users.map((u) => u.externalUserId)}::text[]))
-    order by e.business_id, e.livemode, e.external_user_id for update of e`.execute(tx.kysely);
+    select * from sixdigit_group_enrolments(${users.map((u) => u.businessId)}::text[], ${users.map((u) => u.livemode)}::boolean[], ${users.map((u) => u.externalUserId)}::text[])`.execute(tx.kysely);
   for (const row of rows) found.set(userKey(row.business_id, toBoolean(row.livemode), row.external_user_id), toEnrolment(row));
   return found;
 }
@@ -536,41 +533,17 @@ export async function readGroup(tx: CheckTx, users: UserRef[], since: Date, limi
     if (typeof value !== 'string') throw new Error(`not a text value: ${typeof value}`);
     return pinned.client.escapeLiteral(value);
   };
-  const usersSql = `select * from unnest(array[${users.map((u) => lit(u.businessId)).join(',')}]::text[], array[${users.map((u) => (u.livemode ? 'true' : 'false')).join(',')}]::boolean[], array[${users.map((u) => lit(u.externalUserId)).join(',')}]::text[])`;
+  if (!Number.isInteger(limit) || limit < 1) throw new Error(`not a row limit: ${limit}`);
+  const usersArgs = `array[${users.map((u) => lit(u.businessId)).join(',')}]::text[], array[${users.map((u) => (u.livemode ? 'true' : 'false')).join(',')}]::boolean[], array[${users.map((u) => lit(u.externalUserId)).join(',')}]::text[]`;
   pinned.begun = true;
   const results = (await pinned.client.query(`begin;
-    select ${ENROLMENT_COLUMNS} from enrolment as e where (e.business_id, e.livemode, e.external_user_id) in (${usersSql})
-      order by e.business_id, e.livemode, e.external_user_id for update of e;
-    ${recentChecksSql(usersSql, lit(since.toISOString()), limit)}`)) as unknown as [pg.QueryResult, pg.QueryResult<EnrolmentRow>, pg.QueryResult<RecentRow>];
+    select * from sixdigit_group_enrolments(${usersArgs});
+    select * from sixdigit_group_recent_checks(${usersArgs}, ${lit(since.toISOString())}::timestamptz, ${limit})`)) as unknown as [pg.QueryResult, pg.QueryResult<EnrolmentRow>, pg.QueryResult<RecentRow>];
   const enrolments = new Map<string, Enrolment>();
   for (const row of results[1].rows) enrolments.set(userKey(row.business_id, toBoolean(row.livemode), row.external_user_id), toEnrolment(row));
   // The history of users not enrolled is not wanted (their checks are refused as not found).
   const recent = collectRecent(results[2].rows.filter((r) => enrolments.has(userKey(r.business_id, toBoolean(r.livemode), r.external_user_id))), limit);
   return { enrolments, recent };
-}
-
-/**
- * PostgreSQL: per user of `usersSql` (rows of business_id, livemode, external_user_id), the newest
- * `limit` checks inside the window that are not replays — a LATERAL read per user, in (business,
- * user, time) order on its index, from the window's start only. Not `(…) in (users) and created_at >= since`: with
- * statistics that do not yet know the newest times (they never do, on a table filling in time
- * order), the planner takes the business's (business, mode, time) index instead and reads EVERY
- * check of the business in the last 15 minutes for each user — at a busy business's rate, hundreds
- * of thousands of rows per group, slower with every check recorded. The mode is compared with
- * IS NOT DISTINCT FROM, which no index serves: with `=` that index matched as many terms as the
- * user's, and a planner with no statistics (a new database, autovacuum behind or off) still took it.
- */
-export function recentChecksSql(usersSql: string, since: string, limit: number): string {
-  if (!Number.isInteger(limit) || limit < 1) throw new Error(`not a row limit: ${limit}`);
-  return `select u.business_id, u.livemode, u.external_user_id, v.status, v.created_at
-    from (${usersSql}) as u(business_id, livemode, external_user_id)
-    cross join lateral (
-      select t.status, t.created_at from totp_verification as t
-      where t.business_id = u.business_id and t.external_user_id = u.external_user_id and t.created_at >= ${since}
-        and t.livemode is not distinct from u.livemode and t.status != 'replayed'
-      order by t.created_at desc limit ${limit}
-    ) as v
-    order by v.created_at desc`;
 }
 
 interface RecentRow {
@@ -610,14 +583,8 @@ export async function recentChecksForUsers(
     }
     return recent;
   }
-  const { rows } = await tx.kysely.executeQuery<RecentRow>(
-    CompiledQuery.raw(recentChecksSql('select * from unnest($1::text[], $2::boolean[], $3::text[])', '$4::timestamptz', limit), [
-      users.map((u) => u.businessId),
-      users.map((u) => u.livemode),
-      users.map((u) => u.externalUserId),
-      since,
-    ]),
-  );
+  const { rows } = await sql<RecentRow>`
+    select * from sixdigit_group_recent_checks(${users.map((u) => u.businessId)}::text[], ${users.map((u) => u.livemode)}::boolean[], ${users.map((u) => u.externalUserId)}::text[], ${since}::timestamptz, ${limit}::integer)`.execute(tx.kysely);
   return collectRecent(rows, limit);
 }
 
@@ -723,7 +690,7 @@ export async function recordChecks(
   }
   const parameters: unknown[] = [];
   const bind = (value: unknown, type: string) => `$${parameters.push(value)}::${type}`;
-  const text = groupWriteSql(
+  const text = recordGroupCall(
     { text: (values) => bind(values, 'text[]'), numbers: (values, type) => bind(values, `${type}[]`), booleans: (values) => bind(values, 'boolean[]'), at: bind(now, 'timestamptz') },
     verifications,
     amounts,
@@ -763,18 +730,14 @@ interface ValueWriter {
 }
 
 /**
- * The group's write, one statement of writable CTEs for both ways of writing it:
- * - `lines` null (the careful way): a business that cannot pay all of its amount is not debited
- *   (missing from the answer; the caller rolls back);
- * - `lines` given (the one-message way, recordChecksAndCommit): the debit is unconditional, so a
- *   business that cannot pay breaks the balance's CHECK constraint, and a debit crossing one of
- *   the lines (or the business's auto-refill threshold), or of a business with live webhook
- *   endpoints, calls sixdigit_refuse_group(): the statement fails either way.
- * The business rows are locked in id order (no deadlock between groups), and last: the branches
- * of the final select run in order, the replay guard and the records before the debit, so the
- * rows are locked only for the debit and what follows it up to the commit.
+ * The group's write: one call of sixdigit_record_group (migration 20261126070000: writable CTEs,
+ * the replay guard, the records, each business's debit), planned once per connection. `lines`
+ * null is the careful way (a business that cannot pay is not debited and missing from the
+ * answer; the caller rolls back); given, the one-message way (the statement fails instead: the
+ * balance's CHECK constraint, or sixdigit_refuse_group for a debit crossing one of the lines or
+ * the business's auto-refill threshold, or a business with live webhook endpoints).
  */
-function groupWriteSql(
+function recordGroupCall(
   w: ValueWriter,
   verifications: Array<Verification & { replayUnlessAdvanced: { enrolmentId: string; step: number } | null }>,
   amounts: Map<string, number>,
@@ -783,49 +746,25 @@ function groupWriteSql(
   const steps = verifications.flatMap((v) => (v.replayUnlessAdvanced ? [v.replayUnlessAdvanced] : []));
   const ids = [...amounts.keys()].sort();
   const col = <K extends keyof Verification>(k: K) => verifications.map((v) => v[k]);
-  const refusal = lines
-    ? `, refused as (
-      select sixdigit_refuse_group(deb.id) as id from deb
-      where deb.has_webhooks or exists (
-        select 1 from unnest(${w.numbers([lines.lowBalancePaise, lines.depletedBelowPaise], 'bigint')} || deb.auto_refill_threshold_paise) as line(paise)
-        where deb.balance_paise + deb.amount >= line.paise and deb.balance_paise < line.paise)
-    )`
-    : '';
-  // adv: \`enrolment.id = any(…)\` besides the join, so the planner sees a few keys of the primary
-  // key: joined to unnest() alone, with no statistics it scanned the whole table once per group.
-  return `with adv as (
-      update enrolment set last_used_step = s.step, updated_at = ${w.at}
-      from (select unnest(${w.text(steps.map((x) => x.enrolmentId))}) as id, unnest(${w.numbers(steps.map((x) => x.step), 'bigint')}) as step) as s
-      where enrolment.id = s.id and enrolment.id = any(${w.text(steps.map((x) => x.enrolmentId))})
-        and (enrolment.last_used_step is null or enrolment.last_used_step < s.step)
-      returning enrolment.id
-    ), ins as (
-      insert into totp_verification (id, business_id, external_user_id, mode, method, purpose, status, cost_paise, response_time_ms, created_at, livemode)
-      select v.id, v.business_id, v.external_user_id, v.mode, v.method, v.purpose,
-        case when v.replay_unless is not null and not exists (select 1 from adv where adv.id = v.replay_unless) then 'replayed' else v.status end,
-        v.cost_paise, v.response_time_ms, ${w.at}, v.livemode
-      from unnest(${w.text(col('id'))}, ${w.text(col('businessId'))}, ${w.text(col('externalUserId'))}, ${w.text(col('mode'))}, ${w.text(col('method'))},
-        ${w.text(col('purpose'))}, ${w.text(col('status'))}, ${w.numbers(col('costPaise'), 'bigint')}, ${w.numbers(col('responseTimeMs'), 'double precision')},
-        ${w.text(verifications.map((v) => v.replayUnlessAdvanced?.enrolmentId ?? null))}, ${w.booleans(col('livemode'))})
-        as v(id, business_id, external_user_id, mode, method, purpose, status, cost_paise, response_time_ms, replay_unless, livemode)
-      returning 1
-    ), locked as materialized (
-      -- NO KEY UPDATE, as the UPDATE itself takes: it does not wait for other groups'
-      -- verification rows, whose foreign key holds a KEY SHARE lock on the business.
-      select id from business where id = any(${w.text(ids)}) order by id for no key update
-    ), deb as (
-      update business set balance_paise = business.balance_paise - d.amount, updated_at = ${w.at}
-      from (select unnest(${w.text(ids)}) as id, unnest(${w.numbers(ids.map((id) => amounts.get(id)!), 'bigint')}) as amount) as d
-      where business.id = d.id and business.id in (select id from locked)${lines ? '' : ' and business.balance_paise >= d.amount'}
-      returning business.id, business.balance_paise, d.amount, business.auto_refill_enabled, business.auto_refill_threshold_paise, business.auto_refill_pack_id,
-        exists (select 1 from webhook where webhook.business_id = business.id and webhook.is_active and webhook.livemode) as has_webhooks
-    )${refusal}
-    select 'adv' as kind, id, null::bigint as balance_paise, null::boolean as auto_refill_enabled, null::bigint as auto_refill_threshold_paise, null as auto_refill_pack_id, null::boolean as has_webhooks from adv
-    union all select 'ins', null, null, null, null, null, null from (select count(*) from ins) as inserted
-    union all select 'deb', id, balance_paise, auto_refill_enabled, auto_refill_threshold_paise, auto_refill_pack_id, has_webhooks from deb${
-      lines ? `
-    union all select 'refused', id, null, null, null, null, null from refused` : ''
-    }`;
+  return `select * from sixdigit_record_group(${[
+    w.at,
+    w.text(steps.map((x) => x.enrolmentId)),
+    w.numbers(steps.map((x) => x.step), 'bigint'),
+    w.text(col('id')),
+    w.text(col('businessId')),
+    w.text(col('externalUserId')),
+    w.text(col('mode')),
+    w.text(col('method')),
+    w.text(col('purpose')),
+    w.text(col('status')),
+    w.numbers(col('costPaise'), 'bigint'),
+    w.numbers(col('responseTimeMs'), 'double precision'),
+    w.text(verifications.map((v) => v.replayUnlessAdvanced?.enrolmentId ?? null)),
+    w.booleans(col('livemode')),
+    w.text(ids),
+    w.numbers(ids.map((id) => amounts.get(id)!), 'bigint'),
+    lines ? w.numbers([lines.lowBalancePaise, lines.depletedBelowPaise], 'bigint') : 'null::bigint[]',
+  ].join(', ')})`;
 }
 
 /**
@@ -917,7 +856,7 @@ export async function recordChecksAndCommit(
     booleans: (values) => `array[${values.map((b) => (b ? 'true' : 'false')).join(',')}]::boolean[]`,
     at: `${text(now.toISOString())}::timestamptz`,
   };
-  const message = `${begin}${groupWriteSql(literals, verifications, amounts, lines)};\n    commit`;
+  const message = `${begin}${recordGroupCall(literals, verifications, amounts, lines)};\n    commit`;
   let written: pg.QueryResult<GroupWriteRow>;
   pinned.begun = true;
   try {
