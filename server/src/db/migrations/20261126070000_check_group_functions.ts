@@ -17,7 +17,8 @@ const isSqlite = (db: Kysely<any>) => db.getExecutor().adapter instanceof Sqlite
  * index, per enrolment and per business on the primary key — whatever the tables hold. The
  * enrolment read is still planned per group (force_custom_plan): on nearly empty tables a kept
  * plan took the business's (business, mode, time) index, which matches two of its three terms
- * and would read every enrolment of the business for each user once the table had grown.
+ * and would read every enrolment of the business for each user once the table had grown. It is
+ * a plain join (a group's users are distinct), which plans in half the time of `in (…)`.
  *
  * Each read stays a statement of its own: in READ COMMITTED each takes its snapshot when it
  * starts, so the history read after the enrolment locks are held sees every failure committed by
@@ -46,8 +47,8 @@ export async function up(db: Kysely<any>): Promise<void> {
       return query
         select e.id::text, e.business_id::text, e.external_user_id::text, e.secret_enc, e.algorithm::text, e.digits, e.period,
           e.last_used_step, e.purpose::text, e.livemode
-        from enrolment as e
-        where (e.business_id, e.livemode, e.external_user_id) in (select * from unnest(p_business_ids, p_livemodes, p_user_ids))
+        from unnest(p_business_ids, p_livemodes, p_user_ids) as u(business_id, livemode, external_user_id)
+        join enrolment as e on e.business_id = u.business_id and e.livemode = u.livemode and e.external_user_id = u.external_user_id
         order by e.business_id, e.livemode, e.external_user_id
         for update of e;
     end $$`.execute(db);
