@@ -4,7 +4,7 @@ import type { Db } from '../../db';
 import { toBoolean, toDate, toDateOrNull, toNumber } from '../../db/normalize';
 import { preparedQuery, type QueryTarget } from '../../db/prepared';
 import type { Database, EnrolmentTable, VerificationStatus, VerificationTable } from '../../db/types';
-import { SQLITE_ADVANCE_STEPS, SQLITE_ENROLMENTS, SQLITE_INSERT_VERIFICATIONS, SQLITE_RECENT_CHECKS, sqliteVerificationRow } from './sqlite-group-sql';
+import { SQLITE_ADVANCE_STEP, SQLITE_ENROLMENTS, SQLITE_INSERT_VERIFICATION, SQLITE_RECENT_CHECKS, sqliteVerificationRow } from './sqlite-group-sql';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -476,6 +476,18 @@ async function sqliteRows<Row>(tx: CheckTx, text: string, parameters: unknown[])
   return (await run.executeQuery<Row>(CompiledQuery.raw(text, parameters))).rows;
 }
 
+/** A single-row SQLite write run once per row of the group (sqlite-group-sql.ts says why): each row's changes. */
+async function sqliteEachRow(tx: CheckTx, text: string, rows: unknown[][]): Promise<number[]> {
+  const run = tx.run;
+  if ('statements' in run) {
+    const statement = run.statements.prepare(text);
+    return rows.map((parameters) => statement.run(parameters).changes);
+  }
+  const changes: number[] = [];
+  for (const parameters of rows) changes.push(Number((await run.executeQuery(CompiledQuery.raw(text, parameters))).numAffectedRows ?? 0));
+  return changes;
+}
+
 // The group's users as one JSON array of [business_id, livemode (1/0, as SQLite stores it), user_id].
 function usersJson(users: UserRef[]): string {
   return JSON.stringify(users.map((u) => [u.businessId, u.livemode ? 1 : 0, u.externalUserId]));
@@ -624,8 +636,9 @@ export async function advanceLastUsedSteps(tx: CheckTx, steps: Array<{ enrolment
   const advanced = new Set<string>();
   if (steps.length === 0) return advanced;
   if (oneByOne(tx)) {
-    const rows = await sqliteRows<{ id: string }>(tx, SQLITE_ADVANCE_STEPS, [now.toISOString(), JSON.stringify(steps.map((s) => [s.enrolmentId, s.step]))]);
-    for (const row of rows) advanced.add(row.id);
+    const at = now.toISOString();
+    const changes = await sqliteEachRow(tx, SQLITE_ADVANCE_STEP, steps.map((s) => [s.step, at, s.enrolmentId, s.step]));
+    steps.forEach((s, i) => changes[i] === 1 && advanced.add(s.enrolmentId));
     return advanced;
   }
   const { rows } = await sql<{ id: string }>`
@@ -640,8 +653,7 @@ export async function advanceLastUsedSteps(tx: CheckTx, steps: Array<{ enrolment
 export async function insertVerifications(tx: CheckTx, verifications: Verification[]): Promise<void> {
   if (verifications.length === 0) return;
   if (oneByOne(tx)) {
-    const values = verifications.map(sqliteVerificationRow);
-    await sqliteRows(tx, SQLITE_INSERT_VERIFICATIONS, [JSON.stringify(values)]);
+    await sqliteEachRow(tx, SQLITE_INSERT_VERIFICATION, verifications.map(sqliteVerificationRow));
     return;
   }
   await tx.kysely

@@ -1,12 +1,12 @@
 /**
  * The SQLite statements of a group of checks, shared by the event loop's careful path (repo.ts)
  * and the SQLite writer thread (sqlite-writer.worker.ts), which must write exactly the same rows.
- * A group's values are bound once, as one JSON array (json_each): one call per statement for the
- * whole group instead of one per check.
+ * A group's reads bind its values once, as one JSON array (json_each): one call for the whole
+ * group instead of one per check.
  */
 
-/** The columns a check reads (not the timestamps, which PostgreSQL's driver would parse for nothing). */
-export const ENROLMENT_COLUMNS = 'e.id, e.business_id, e.external_user_id, e.secret_enc, e.algorithm, e.digits, e.period, e.last_used_step, e.purpose, e.livemode';
+/** The columns a check reads (not the timestamps, which it does not need). */
+const ENROLMENT_COLUMNS = 'e.id, e.business_id, e.external_user_id, e.secret_enc, e.algorithm, e.digits, e.period, e.last_used_step, e.purpose, e.livemode';
 
 /** The group's users: one JSON array of [business_id, livemode (1/0, as SQLite stores it), user_id]. */
 export const SQLITE_ENROLMENTS = `select ${ENROLMENT_COLUMNS} from json_each(?) as u
@@ -23,17 +23,21 @@ export const SQLITE_RECENT_CHECKS = `select k, status, created_at from (
     where v.livemode = u.value ->> 1 and v.created_at >= ? and v.status != 'replayed'
   ) where n <= ? order by k, created_at desc`;
 
-/** RFC 6238 §5.2, the replay guard: [[enrolment id, step], …]; returns the ids that advanced. */
-export const SQLITE_ADVANCE_STEPS = `update enrolment set last_used_step = s.value ->> 1, updated_at = ?
-  from json_each(?) as s
-  where enrolment.id = s.value ->> 0 and (enrolment.last_used_step is null or enrolment.last_used_step < s.value ->> 1)
-  returning enrolment.id`;
+// The two writes go one row per statement. A statement that changes several rows and could fail
+// part-way keeps a statement journal (each page's old content, in a temporary file) so that it can
+// be undone alone, and RETURNING gathers its rows in a temporary table. Measured with 400,000
+// enrolments and random users, per check: the replay guard 9.3-10.2 us as one json_each statement
+// against 3.4-3.8 us one row at a time, the records 8.8-9.6 against 4.2-4.5 us. The group stays one
+// transaction; the reads stay one statement per group (they keep no journal).
 
-/** The group's records, each as the JSON array sqliteVerificationRow() makes. */
-export const SQLITE_INSERT_VERIFICATIONS = `insert into totp_verification
+/** RFC 6238 §5.2, the replay guard for one enrolment: (step, updated_at, id, step); changes 1 when it advanced. */
+export const SQLITE_ADVANCE_STEP = `update enrolment set last_used_step = ?, updated_at = ?
+  where id = ? and (last_used_step is null or last_used_step < ?)`;
+
+/** One check's record, as the array sqliteVerificationRow() makes. */
+export const SQLITE_INSERT_VERIFICATION = `insert into totp_verification
     (id, business_id, external_user_id, mode, method, purpose, status, cost_paise, response_time_ms, created_at, livemode)
-  select v.value ->> 0, v.value ->> 1, v.value ->> 2, v.value ->> 3, v.value ->> 4, v.value ->> 5, v.value ->> 6, v.value ->> 7, v.value ->> 8, v.value ->> 9, v.value ->> 10
-  from json_each(?) as v`;
+  values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 
 export interface SqliteVerification {
   id: string;

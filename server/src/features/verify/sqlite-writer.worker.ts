@@ -9,7 +9,7 @@ import { LOW_BALANCE_THRESHOLD_PAISE, PAISE_PER_VERIFICATION } from '@common/pri
 import type { EnrolmentTable, VerificationStatus } from '../../db/types';
 import { SecretBox } from '../../lib/crypto';
 import { crossesALine, decideCode, decideStateless, encryptionContext, notEnrolled, THROTTLE_FAILURES, THROTTLE_WINDOW_MS, throttleRefusal } from './decide';
-import { SQLITE_ADVANCE_STEPS, SQLITE_DEBIT, SQLITE_ENROLMENTS, SQLITE_INSERT_VERIFICATIONS, SQLITE_RECENT_CHECKS, sqliteVerificationRow } from './sqlite-group-sql';
+import { SQLITE_ADVANCE_STEP, SQLITE_DEBIT, SQLITE_ENROLMENTS, SQLITE_INSERT_VERIFICATION, SQLITE_RECENT_CHECKS, sqliteVerificationRow } from './sqlite-group-sql';
 import type { WriterCheck, WriterOutcome, WriterReply, WriterRequest, WriterSetup } from './sqlite-writer';
 
 const setup = workerData as WriterSetup;
@@ -27,8 +27,8 @@ const statements = {
   rollback: db.prepare('ROLLBACK'),
   enrolments: db.prepare(SQLITE_ENROLMENTS),
   recent: db.prepare(SQLITE_RECENT_CHECKS),
-  advance: db.prepare(SQLITE_ADVANCE_STEPS),
-  insert: db.prepare(SQLITE_INSERT_VERIFICATIONS),
+  advance: db.prepare(SQLITE_ADVANCE_STEP),
+  insert: db.prepare(SQLITE_INSERT_VERIFICATION),
   debit: db.prepare(SQLITE_DEBIT),
 };
 
@@ -112,28 +112,26 @@ function writeGroup(checks: WriterCheck[], receivedAt: number): WriterReply {
     // The writes: the replay guard, the records, one debit per business.
     const at = now.toISOString();
     const guards = drafts.flatMap((d) => (d.guard ? [d.guard] : []));
-    const advanced = new Set(guards.length > 0 ? (statements.advance.all(at, JSON.stringify(guards)) as Array<{ id: string }>).map((r) => r.id) : []);
+    const advanced = new Set(guards.filter(([id, step]) => statements.advance.run(step, at, id, step).changes === 1).map(([id]) => id));
     const onThreadMs = performance.now() - receivedAt;
     for (const d of drafts) if (d.guard && !advanced.has(d.guard[0])) d.status = 'replayed';
-    statements.insert.run(
-      JSON.stringify(
-        drafts.map((d) =>
-          sqliteVerificationRow({
-            id: d.check.id,
-            businessId: d.check.businessId,
-            externalUserId: d.externalUserId,
-            mode: d.check.secret !== null ? 'stateless' : 'managed',
-            method: 'totp',
-            purpose: d.check.purpose,
-            status: d.status,
-            costPaise: PAISE_PER_VERIFICATION,
-            responseTimeMs: Math.round((d.check.elapsedMs + onThreadMs) * 100) / 100,
-            createdAt: now,
-            livemode: true,
-          }),
-        ),
-      ),
-    );
+    for (const d of drafts) {
+      statements.insert.run(
+        sqliteVerificationRow({
+          id: d.check.id,
+          businessId: d.check.businessId,
+          externalUserId: d.externalUserId,
+          mode: d.check.secret !== null ? 'stateless' : 'managed',
+          method: 'totp',
+          purpose: d.check.purpose,
+          status: d.status,
+          costPaise: PAISE_PER_VERIFICATION,
+          responseTimeMs: Math.round((d.check.elapsedMs + onThreadMs) * 100) / 100,
+          createdAt: now,
+          livemode: true,
+        }),
+      );
+    }
     const amounts = new Map<string, number>();
     for (const d of drafts) amounts.set(d.check.businessId, (amounts.get(d.check.businessId) ?? 0) + PAISE_PER_VERIFICATION);
     const balances = new Map<string, number>();
