@@ -33,6 +33,10 @@ const isSqlite = (db: Kysely<any>) => db.getExecutor().adapter instanceof Sqlite
  * in order, the replay guard and the records before the debit, so the rows are locked only for the
  * debit and what follows it up to the commit.
  */
+/** A plan kept per connection that stays an index lookup per check, however the tables grow. */
+const KEPT_INDEX_PLAN = sql.raw(`language plpgsql volatile
+    set plan_cache_mode = force_generic_plan set enable_seqscan = off set enable_hashjoin = off set enable_mergejoin = off`);
+
 export async function up(db: Kysely<any>): Promise<void> {
   if (isSqlite(db)) return;
   await sql`
@@ -59,8 +63,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql`
     create function sixdigit_group_recent_checks(p_business_ids text[], p_livemodes boolean[], p_user_ids text[], p_since timestamptz, p_limit integer)
     returns table (business_id text, livemode boolean, external_user_id text, status text, created_at timestamptz)
-    language plpgsql volatile
-    set plan_cache_mode = force_generic_plan set enable_seqscan = off set enable_hashjoin = off set enable_mergejoin = off
+    ${KEPT_INDEX_PLAN}
     as $$
     #variable_conflict use_column
     begin
@@ -89,8 +92,7 @@ export async function up(db: Kysely<any>): Promise<void> {
       p_lines bigint[])
     returns table (kind text, id text, balance_paise bigint, auto_refill_enabled boolean, auto_refill_threshold_paise bigint,
       auto_refill_pack_id text, has_webhooks boolean)
-    language plpgsql volatile
-    set plan_cache_mode = force_generic_plan set enable_seqscan = off set enable_hashjoin = off set enable_mergejoin = off
+    ${KEPT_INDEX_PLAN}
     as $$
     #variable_conflict use_column
     begin
