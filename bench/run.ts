@@ -10,6 +10,7 @@
  *   BENCH_TARGETS=ceiling,sqlite,sqlite-stateless,postgres,postgres-100,postgres-2x
  *   BENCH_OPEN_RATE=3000 BENCH_OPEN_SECONDS=20 BENCH_OPEN_CONNECTIONS=16
  *   BENCH_LADDER=1000,5000,max BENCH_LADDER_SECONDS=5   (BENCH_LADDER= to skip)
+ *   BENCH_USER_ORDER=enrolment|random   (the order managed targets check their users in)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -52,6 +53,11 @@ const MAX_RSS_MB = 256;
 const OPEN_RATE = Number(process.env.BENCH_OPEN_RATE ?? 3_000);
 const OPEN_SECONDS = Number(process.env.BENCH_OPEN_SECONDS ?? 20);
 const OPEN_CONNECTIONS = Number(process.env.BENCH_OPEN_CONNECTIONS ?? 16);
+const USER_ORDER = process.env.BENCH_USER_ORDER ?? 'enrolment';
+if (USER_ORDER !== 'enrolment' && USER_ORDER !== 'random') {
+  console.error(`BENCH_USER_ORDER: "${USER_ORDER}" is neither enrolment nor random`);
+  process.exit(2);
+}
 /** The latency-against-load table: these rates besides OPEN_RATE; `max` is the closed loop's req/s. */
 const LADDER = (process.env.BENCH_LADDER ?? '1000,5000,max').split(',').filter(Boolean);
 const LADDER_SECONDS = Number(process.env.BENCH_LADDER_SECONDS ?? 5);
@@ -311,6 +317,24 @@ async function runCeiling(port: number): Promise<Outcome> {
   return outcome;
 }
 
+/**
+ * The k-th user to check: in enrolment order (the default, comparable with earlier rounds), or
+ * with BENCH_USER_ORDER=random in a fixed shuffle, as a real business's users arrive. In order,
+ * neighbouring checks share the pages of the user's indexes; shuffled, each check reads and
+ * dirties pages of its own.
+ */
+function userOrder(users: number): (k: number) => number {
+  if (USER_ORDER !== 'random' || users === 0) return (k) => k;
+  const shuffled = Uint32Array.from({ length: users }, (_, k) => k);
+  let seed = 0x9e3779b9;
+  for (let k = users - 1; k > 0; k--) {
+    seed = (Math.imul(seed ^ (seed >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0;
+    const j = seed % (k + 1);
+    [shuffled[k], shuffled[j]] = [shuffled[j]!, shuffled[k]!];
+  }
+  return (k) => shuffled[k]!;
+}
+
 async function runTarget(target: Target, port: number): Promise<Outcome> {
   const databaseUrl = await freshDatabase(target);
   const stateless = target === 'sqlite-stateless';
@@ -355,12 +379,13 @@ async function runTarget(target: Target, port: number): Promise<Outcome> {
   for (const [k, child] of children.entries()) await waitForHealth(ports[k]!, child);
 
   let i = 0;
+  const order = userOrder(usersEach);
   const next: Body = stateless
     ? () => ({ key: seeded[0]!.apiKey, body: JSON.stringify({ secret: SECRET, token: totp.generate() }) })
     : () => {
         const n = i++;
         // Round-robin over the businesses, each user of each business once.
-        return { key: seeded[n % businesses]!.apiKey, body: JSON.stringify({ user_id: `bench_${Math.floor(n / businesses) % usersEach}`, totp_code: totp.generate() }) };
+        return { key: seeded[n % businesses]!.apiKey, body: JSON.stringify({ user_id: `bench_${order(Math.floor(n / businesses) % usersEach)}`, totp_code: totp.generate() }) };
       };
   const perInstance = Math.max(1, Math.floor(CONNECTIONS / instances));
   const warm = newCounts();
