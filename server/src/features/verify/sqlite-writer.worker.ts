@@ -111,10 +111,9 @@ function writeGroup(checks: WriterCheck[], receivedAt: number): WriterReply {
 
     // The writes: the replay guard, the records, one debit per business.
     const at = now.toISOString();
-    const guards = drafts.flatMap((d) => (d.guard ? [d.guard] : []));
-    const advanced = new Set(guards.filter(([id, step]) => statements.advance.run(step, at, id, step).changes === 1).map(([id]) => id));
+    // A guard that did not advance (another request took this step first) makes the check a replay.
+    for (const d of drafts) if (d.guard && statements.advance.run(d.guard[1], at, d.guard[0], d.guard[1]).changes !== 1) d.status = 'replayed';
     const onThreadMs = performance.now() - receivedAt;
-    for (const d of drafts) if (d.guard && !advanced.has(d.guard[0])) d.status = 'replayed';
     for (const d of drafts) {
       statements.insert.run(
         sqliteVerificationRow({
