@@ -77,13 +77,18 @@ export function isWellFormedHost(host: string): boolean {
   return host.length <= MAX_HOST_LENGTH && HOST.test(host) && URL.canParse(`http://${host}/`);
 }
 
+// Nearly every request names the same host: the last one that passed is not parsed again.
+let lastWellFormedHost = '';
+
 /**
  * onRequest hook, before anything reads the Host: a malformed one (a space, "<", "|", non-ASCII,
  * an empty Host line) is the client's mistake, 400 in the envelope — never a 500 from `new URL`
  * deep inside a page. An HTTP/1.0 request without Host has none to check (`request.host` is "").
  */
-export async function refuseMalformedHost(request: FastifyRequest): Promise<void> {
+export function refuseMalformedHost(request: FastifyRequest): AppError | null {
   const host = request.host;
-  if (host === '' && request.headers.host === undefined) return;
-  if (!isWellFormedHost(host)) throw new AppError('bad_request', 'The Host header is not a valid host name.');
+  if (host === lastWellFormedHost || (host === '' && request.headers.host === undefined)) return null;
+  if (!isWellFormedHost(host)) return new AppError('bad_request', 'The Host header is not a valid host name.');
+  lastWellFormedHost = host;
+  return null;
 }

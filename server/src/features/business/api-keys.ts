@@ -69,16 +69,22 @@ function cacheOf(ctx: AppContext): Cache {
  * invalidateApiKeys().
  */
 export async function lookupApiKey(ctx: AppContext, hash: string): Promise<ApiKeyOwner | undefined> {
+  const hit = cachedApiKey(ctx, hash);
+  if (hit) return hit;
   const cache = cacheOf(ctx);
   const now = Date.now();
-  const hit = cache.entries.get(hash);
-  if (hit && hit.expiresAt > now) return hit.owner;
   const generation = cache.generation;
   const found = await findBusinessByApiKeyHash(ctx.db, hash);
   if (!found || generation !== cache.generation) return found;
   if (cache.entries.size >= MAX_ENTRIES) cache.entries.clear();
   cache.entries.set(hash, { owner: found, expiresAt: now + API_KEY_CACHE_TTL_MS });
   return found;
+}
+
+/** The key's owner if it is in memory and fresh, without a promise (the API's hot path); else lookupApiKey. */
+export function cachedApiKey(ctx: AppContext, hash: string): ApiKeyOwner | undefined {
+  const hit = cacheOf(ctx).entries.get(hash);
+  return hit && hit.expiresAt > Date.now() ? hit.owner : undefined;
 }
 
 /** Forget every cached key here and, through Redis, on every instance. Call after the commit. */

@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { AppError } from '../../lib/errors';
 import { metricsFor } from './metrics';
 
@@ -21,10 +21,12 @@ export function installMetrics(app: FastifyInstance): void {
   const metrics = metricsFor(app.ctx);
   if (token) metrics.enableProcessMetrics();
 
-  app.addHook('onResponse', async (request: FastifyRequest, reply: FastifyReply) => {
+  // Synchronous: an async hook costs every request a promise (issue 23).
+  app.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
     // Unmatched URLs (SPA pages, probes for random paths) share one label.
     const route = request.routeOptions.url ?? 'unmatched';
     metrics.http(request.method, route, reply.statusCode, reply.elapsedTime);
+    done();
   });
 
   app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
