@@ -1,0 +1,127 @@
+/**
+ * Instructions per verification, counted by valgrind's callgrind: a figure that does not move
+ * with the machine. `npx tsx bench/instructions.ts <dir> [<dir> …]`
+ *
+ * This machine's speed drifts by 15–50 % within minutes, so two runs of `npm run bench` cannot
+ * tell a 5 % change, and even servers measured in alternate 3-s turns read pairs 0.8–1.45 apart
+ * for the same code. Instruction counts repeat: each checkout (a `git worktree` with node_modules
+ * linked will do) serves 3,000 managed-mode checks of a seeded SQLite database, in-process with
+ * its client (bench/instructions-server.ts), all checkouts at once so that their timing (which
+ * decides group sizes, JIT and GC) matches. Per check it prints:
+ * - **mutator**: the instructions of the JavaScript, Node and SQLite that ran the checks — the
+ *   figure to compare (the same code twice reads within 0.2 %);
+ * - **compiler**: V8's optimising compilers, which under valgrind never finish warming up;
+ * - **gc**: the garbage collector (the window starts after a full collection, so a major GC
+ *   does not land in one checkout's window and not in another's);
+ * - **sqlite**: better-sqlite3's library (SQLite itself) alone.
+ * What it cannot see: system calls (the socket writes, SQLite's reads and writes), cache misses and
+ * the other threads' waits, which the wall-clock bench does see.
+ *
+ *   BENCH_INSTR_CHECKS=3000 BENCH_INSTR_WARM=1500 BENCH_INSTR_USERS=100000
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Secret } from 'otpauth';
+import { loadConfig } from '../server/src/config';
+import { createContext, migrateToLatest } from '../server/src/context';
+import { setRateLimit } from '../server/src/features/business/repo';
+import { createBusiness } from '../server/src/features/business/service';
+import { grantCredits } from '../server/src/features/credits/service';
+import { insertEnrolments } from '../server/src/features/verify/repo';
+import { encryptionContext } from '../server/src/features/verify/service';
+import { newId } from '../server/src/lib/ids';
+
+const dirs = process.argv.slice(2).map((d) => resolve(d));
+if (dirs.length === 0) {
+  console.error('usage: npx tsx bench/instructions.ts <checkout> [<checkout> …]');
+  process.exit(2);
+}
+const CHECKS = Number(process.env.BENCH_INSTR_CHECKS ?? 3_000);
+const USERS = Number(process.env.BENCH_INSTR_USERS ?? 100_000);
+const work = mkdtempSync(join(tmpdir(), 'sixdigit-bench-instr-'));
+const env = {
+  NODE_ENV: 'test',
+  LOG_LEVEL: 'warn',
+  APP_ENCRYPTION_KEY: Buffer.alloc(32, 9).toString('base64'),
+  ADMIN_EMAIL: 'admin@example.com',
+  HOST: '127.0.0.1',
+  PORT: '1',
+  DATA_DIR: join(work, 'data'),
+};
+
+/** One business, credit for every check, USERS enrolled users (this checkout's schema). */
+async function seed(file: string): Promise<{ apiKey: string; secret: string }> {
+  const secret = new Secret({ size: 20 }).base32;
+  const ctx = createContext(loadConfig({ ...env, DATABASE_URL: `sqlite:${file}` }));
+  await migrateToLatest(ctx);
+  const authCtx = await ctx.auth.$context;
+  const user = await authCtx.internalAdapter.createUser({ email: 'instr@example.com', name: 'Bench Owner' }, { method: 'bench' });
+  const { profile, apiKey } = await createBusiness(ctx, { id: user.id, email: user.email, firstName: 'Bench', lastName: 'Owner', profileImageUrl: null, role: 'user', isAdmin: false }, 'Bench Co');
+  await setRateLimit(ctx.db, profile.id, 100_000_000);
+  await grantCredits(ctx.db, { businessIdOrEmail: profile.id, amountPaise: 100_000_000, reason: 'benchmark' }, { userId: null, label: 'bench' });
+  const now = new Date();
+  for (let start = 0; start < USERS; start += 500) {
+    const rows = [];
+    for (let i = start; i < Math.min(USERS, start + 500); i++) {
+      const externalUserId = `bench_${i}`;
+      rows.push({ id: newId('enr'), businessId: profile.id, externalUserId, secretEnc: ctx.secrets.encrypt(secret, encryptionContext(profile.id, externalUserId)), algorithm: 'SHA1' as const, digits: 6, period: 30, purpose: null, livemode: true });
+    }
+    await insertEnrolments(ctx.db, rows, now);
+  }
+  // Closing the last connection copies the WAL back into the file.
+  await ctx.database.close();
+  return { apiKey, secret };
+}
+
+function run(command: string, args: string[], cwd?: string): Promise<string> {
+  return new Promise((done, fail) => {
+    const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+    child.on('exit', (code) => (code === 0 ? done(out) : fail(new Error(`${command} exited ${code}: ${err.split('\n').filter((l) => !l.startsWith('==')).slice(-5).join('\n')}`))));
+  });
+}
+
+// Functions of V8's compilers and of its garbage collector, by name (callgrind_annotate's symbols).
+const COMPILER = /compiler::|maglev|Maglev|turboshaft|Turboshaft|OptimizingCompile|interpreter::Bytecode|Parser|Scanner|Compiler::|CodeGenerator|Assembler|RegisterAllocator|InstructionSelector|LiveRange|Zone::/;
+const GC = /Scaveng|Marking|Sweep|Heap::|Evacuat|MarkCompact|Concurrent|GCTracer|MemoryAllocator|PageAllocator|RememberedSet|SlotSet|heap::base|cppgc|MinorMS|ArrayBufferSweeper|Compactor|WeakObjects|BodyDescriptor/;
+
+async function split(outFile: string): Promise<{ total: number; compiler: number; gc: number; sqlite: number }> {
+  const text = await run('callgrind_annotate', ['--inclusive=no', '--threshold=100', outFile]);
+  const sum = { total: 0, compiler: 0, gc: 0, sqlite: 0 };
+  for (const line of text.split('\n')) {
+    const m = /^\s*([\d,]+) \(\s*[\d.]+%\)\s+(.*)$/.exec(line);
+    if (!m || m[2]!.includes('PROGRAM TOTALS')) continue;
+    const n = Number(m[1]!.replaceAll(',', ''));
+    sum.total += n;
+    if (COMPILER.test(m[2]!)) sum.compiler += n;
+    else if (GC.test(m[2]!)) sum.gc += n;
+    if (m[2]!.includes('better_sqlite3')) sum.sqlite += n;
+  }
+  return sum;
+}
+
+try {
+  const seeded = join(work, 'seed.db');
+  const { apiKey, secret } = await seed(seeded);
+  const seedFile = join(work, 'seed.json');
+  writeFileSync(seedFile, JSON.stringify({ apiKey, secret, env }));
+  const nodeFlags = ['--max-semi-space-size=8', '--expose-gc', '--import', 'tsx'];
+  const results = await Promise.all(
+    dirs.map(async (dir, k) => {
+      const outFile = join(work, `callgrind.${k}`);
+      await run('valgrind', ['--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${outFile}`, process.execPath, ...nodeFlags, 'bench/instructions-server.ts', dir, seeded, seedFile, join(work, `${k}.db`)], process.cwd());
+      return { dir, ...(await split(outFile)) };
+    }),
+  );
+  const k = (n: number) => `${(n / CHECKS / 1000).toFixed(1)}k`;
+  console.log(`instructions per check (${CHECKS} checks, ${USERS} users, 50 in flight; server and client)`);
+  console.log('| checkout | mutator | compiler | gc | total | sqlite |\n|---|---|---|---|---|---|');
+  for (const r of results) console.log(`| ${r.dir} | ${k(r.total - r.compiler - r.gc)} | ${k(r.compiler)} | ${k(r.gc)} | ${k(r.total)} | ${k(r.sqlite)} |`);
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
