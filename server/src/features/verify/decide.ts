@@ -15,6 +15,13 @@ export const THROTTLE_FAILURES = 5;
 export const THROTTLE_WINDOW_MS = 15 * 60 * 1000;
 export const DEFAULT_WINDOW = 1;
 
+/** A check's replay guard: this enrolment's last step must advance to `step` (rowId: SQLite's, when read). */
+export interface ReplayGuard {
+  enrolmentId: string;
+  rowId?: number | null;
+  step: number;
+}
+
 /** A check refused before any write (free): 404 not enrolled, 429 throttled. */
 export interface Refusal {
   code: 'not_found' | 'too_many_attempts';

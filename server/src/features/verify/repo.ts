@@ -4,7 +4,8 @@ import type { Db } from '../../db';
 import { toBoolean, toDate, toDateOrNull, toNumber } from '../../db/normalize';
 import { preparedQuery, type QueryTarget } from '../../db/prepared';
 import type { Database, EnrolmentTable, VerificationStatus, VerificationTable } from '../../db/types';
-import { SQLITE_ADVANCE_STEP, SQLITE_ENROLMENTS, SQLITE_INSERT_VERIFICATION, SQLITE_RECENT_CHECKS, sqliteVerificationRow } from './sqlite-group-sql';
+import type { ReplayGuard } from './decide';
+import { SQLITE_ADVANCE_STEP, sqliteAdvanceStepRow, SQLITE_ENROLMENTS, SQLITE_INSERT_VERIFICATION, SQLITE_RECENT_CHECKS, sqliteVerificationRow } from './sqlite-group-sql';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -115,12 +116,14 @@ export interface Enrolment {
   purpose: string | null;
   /** false: enrolled with a test key, seen only by test keys */
   livemode: boolean;
+  /** SQLite's rowid when the group's read returned it: the replay guard finds the row by it */
+  rowId?: number | null;
 }
 
 type EnrolmentRow = Pick<
   Selectable<EnrolmentTable>,
   'id' | 'business_id' | 'external_user_id' | 'secret_enc' | 'algorithm' | 'digits' | 'period' | 'last_used_step' | 'purpose' | 'livemode'
->;
+> & { row_id?: number };
 
 
 function toEnrolment(row: EnrolmentRow): Enrolment {
@@ -135,6 +138,7 @@ function toEnrolment(row: EnrolmentRow): Enrolment {
     lastUsedStep: row.last_used_step === null ? null : toNumber(row.last_used_step),
     purpose: row.purpose,
     livemode: toBoolean(row.livemode),
+    rowId: row.row_id ?? null,
   };
 }
 
@@ -632,12 +636,12 @@ export async function debitBalances(tx: CheckTx, amounts: Map<string, number>, n
  * RFC 6238 §5.2, the replay guard: each enrolment's last accepted step moves to the check's step
  * only if that is later (atomic). Returns the ids whose step did advance.
  */
-export async function advanceLastUsedSteps(tx: CheckTx, steps: Array<{ enrolmentId: string; step: number }>, now: Date): Promise<Set<string>> {
+export async function advanceLastUsedSteps(tx: CheckTx, steps: ReplayGuard[], now: Date): Promise<Set<string>> {
   const advanced = new Set<string>();
   if (steps.length === 0) return advanced;
   if (oneByOne(tx)) {
     const at = now.toISOString();
-    const changes = await sqliteEachRow(tx, SQLITE_ADVANCE_STEP, steps.map((s) => [s.step, at, s.enrolmentId, s.step]));
+    const changes = await sqliteEachRow(tx, SQLITE_ADVANCE_STEP, steps.map((s) => sqliteAdvanceStepRow(s, at)));
     steps.forEach((s, i) => changes[i] === 1 && advanced.add(s.enrolmentId));
     return advanced;
   }
@@ -688,7 +692,7 @@ export async function insertVerifications(tx: CheckTx, verifications: Verificati
  */
 export async function recordChecks(
   tx: CheckTx,
-  verifications: Array<Verification & { replayUnlessAdvanced: { enrolmentId: string; step: number } | null }>,
+  verifications: Array<Verification & { replayUnlessAdvanced: ReplayGuard | null }>,
   amounts: Map<string, number>,
   now: Date,
 ): Promise<{ advanced: Set<string>; debited: Map<string, Debited> }> {
@@ -751,7 +755,7 @@ interface ValueWriter {
  */
 function recordGroupCall(
   w: ValueWriter,
-  verifications: Array<Verification & { replayUnlessAdvanced: { enrolmentId: string; step: number } | null }>,
+  verifications: Array<Verification & { replayUnlessAdvanced: ReplayGuard | null }>,
   amounts: Map<string, number>,
   lines: CrossingLines | null,
 ): string {
@@ -841,7 +845,7 @@ export interface CrossingLines {
  */
 export async function recordChecksAndCommit(
   tx: CheckTx,
-  verifications: Array<Verification & { replayUnlessAdvanced: { enrolmentId: string; step: number } | null }>,
+  verifications: Array<Verification & { replayUnlessAdvanced: ReplayGuard | null }>,
   amounts: Map<string, number>,
   now: Date,
   lines: CrossingLines,

@@ -633,7 +633,7 @@ async function recordGroup(ctx: AppContext, tx: repo.CheckTx, items: PendingChec
       responseTimeMs: Math.round((performance.now() - item.startedAt) * 100) / 100,
       createdAt: now,
       livemode: item.livemode,
-      replayUnlessAdvanced: d.step !== undefined ? { enrolmentId: d.enrolment!.id, step: d.step } : null,
+      replayUnlessAdvanced: d.step !== undefined ? { enrolmentId: d.enrolment!.id, rowId: d.enrolment!.rowId, step: d.step } : null,
     } satisfies repo.Verification & { replayUnlessAdvanced: unknown };
   });
   // Test checks cost nothing: they add to no business's amount and take no balance row lock.

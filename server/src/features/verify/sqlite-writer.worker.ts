@@ -8,8 +8,8 @@ import SQLite from 'better-sqlite3';
 import { LOW_BALANCE_THRESHOLD_PAISE, PAISE_PER_VERIFICATION } from '@common/pricing';
 import type { EnrolmentTable, VerificationStatus } from '../../db/types';
 import { SecretBox } from '../../lib/crypto';
-import { crossesALine, decideCode, decideStateless, encryptionContext, notEnrolled, THROTTLE_FAILURES, THROTTLE_WINDOW_MS, throttleRefusal } from './decide';
-import { SQLITE_ADVANCE_STEP, SQLITE_DEBIT, SQLITE_ENROLMENTS, SQLITE_INSERT_VERIFICATION, SQLITE_RECENT_CHECKS, sqliteVerificationRow } from './sqlite-group-sql';
+import { crossesALine, decideCode, decideStateless, encryptionContext, notEnrolled, type ReplayGuard, THROTTLE_FAILURES, THROTTLE_WINDOW_MS, throttleRefusal } from './decide';
+import { SQLITE_ADVANCE_STEP, sqliteAdvanceStepRow, SQLITE_DEBIT, SQLITE_ENROLMENTS, SQLITE_INSERT_VERIFICATION, SQLITE_RECENT_CHECKS, sqliteVerificationRow } from './sqlite-group-sql';
 import type { WriterCheck, WriterOutcome, WriterReply, WriterRequest, WriterSetup } from './sqlite-writer';
 
 const setup = workerData as WriterSetup;
@@ -33,7 +33,7 @@ const statements = {
 };
 
 /** The columns a check needs (SQLITE_ENROLMENTS reads a few more). */
-type EnrolmentRow = Pick<EnrolmentTable, 'id' | 'business_id' | 'external_user_id' | 'secret_enc' | 'algorithm' | 'digits' | 'period'>;
+type EnrolmentRow = Pick<EnrolmentTable, 'id' | 'business_id' | 'external_user_id' | 'secret_enc' | 'algorithm' | 'digits' | 'period'> & { row_id: number };
 
 interface DebitRow {
   balance_paise: number;
@@ -50,7 +50,7 @@ interface Draft {
   status: VerificationStatus;
   externalUserId: string | null;
   /** the replay guard: this enrolment's last step must advance to `step` */
-  guard: [enrolmentId: string, step: number] | null;
+  guard: ReplayGuard | null;
 }
 
 function writeGroup(checks: WriterCheck[], receivedAt: number): WriterReply {
@@ -102,7 +102,7 @@ function writeGroup(checks: WriterCheck[], receivedAt: number): WriterReply {
       }
       const secret = box.decrypt(enrolment.secret_enc, encryptionContext(check.businessId, check.userId!, true));
       const decided = decideCode(secret, check.code, enrolment, check.window, nowMs);
-      drafts.push({ check, index, status: decided.status, externalUserId: enrolment.external_user_id, guard: decided.step === undefined ? null : [enrolment.id, decided.step] });
+      drafts.push({ check, index, status: decided.status, externalUserId: enrolment.external_user_id, guard: decided.step === undefined ? null : { enrolmentId: enrolment.id, rowId: enrolment.row_id, step: decided.step } });
     }
     if (drafts.length === 0) {
       statements.commit.run();
@@ -112,7 +112,7 @@ function writeGroup(checks: WriterCheck[], receivedAt: number): WriterReply {
     // The writes: the replay guard, the records, one debit per business.
     const at = now.toISOString();
     // A guard that did not advance (another request took this step first) makes the check a replay.
-    for (const d of drafts) if (d.guard && statements.advance.run(d.guard[1], at, d.guard[0], d.guard[1]).changes !== 1) d.status = 'replayed';
+    for (const d of drafts) if (d.guard && statements.advance.run(sqliteAdvanceStepRow(d.guard, at)).changes !== 1) d.status = 'replayed';
     const onThreadMs = performance.now() - receivedAt;
     for (const d of drafts) {
       statements.insert.run(
