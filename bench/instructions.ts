@@ -26,12 +26,7 @@ import { join, resolve } from 'node:path';
 import { Secret } from 'otpauth';
 import { loadConfig } from '../server/src/config';
 import { createContext, migrateToLatest } from '../server/src/context';
-import { setRateLimit } from '../server/src/features/business/repo';
-import { createBusiness } from '../server/src/features/business/service';
-import { grantCredits } from '../server/src/features/credits/service';
-import { insertEnrolments } from '../server/src/features/verify/repo';
-import { encryptionContext } from '../server/src/features/verify/service';
-import { newId } from '../server/src/lib/ids';
+import { seedBusiness } from './seed';
 
 const dirs = process.argv.slice(2).map((d) => resolve(d));
 if (dirs.length === 0) {
@@ -56,20 +51,7 @@ async function seed(file: string): Promise<{ apiKey: string; secret: string }> {
   const secret = new Secret({ size: 20 }).base32;
   const ctx = createContext(loadConfig({ ...env, DATABASE_URL: `sqlite:${file}` }));
   await migrateToLatest(ctx);
-  const authCtx = await ctx.auth.$context;
-  const user = await authCtx.internalAdapter.createUser({ email: 'instr@example.com', name: 'Bench Owner' }, { method: 'bench' });
-  const { profile, apiKey } = await createBusiness(ctx, { id: user.id, email: user.email, firstName: 'Bench', lastName: 'Owner', profileImageUrl: null, role: 'user', isAdmin: false }, 'Bench Co');
-  await setRateLimit(ctx.db, profile.id, 100_000_000);
-  await grantCredits(ctx.db, { businessIdOrEmail: profile.id, amountPaise: 100_000_000, reason: 'benchmark' }, { userId: null, label: 'bench' });
-  const now = new Date();
-  for (let start = 0; start < USERS; start += 500) {
-    const rows = [];
-    for (let i = start; i < Math.min(USERS, start + 500); i++) {
-      const externalUserId = `bench_${i}`;
-      rows.push({ id: newId('enr'), businessId: profile.id, externalUserId, secretEnc: ctx.secrets.encrypt(secret, encryptionContext(profile.id, externalUserId)), algorithm: 'SHA1' as const, digits: 6, period: 30, purpose: null, livemode: true });
-    }
-    await insertEnrolments(ctx.db, rows, now);
-  }
+  const { apiKey } = await seedBusiness(ctx, secret, 0, USERS, 10_000_000, 100_000_000);
   // Closing the last connection copies the WAL back into the file.
   await ctx.database.close();
   return { apiKey, secret };

@@ -21,15 +21,10 @@ import { Redis } from 'ioredis';
 import { Secret, TOTP } from 'otpauth';
 import pg from 'pg';
 import { openLoop, type OpenLoopResult } from './open-loop';
+import { seedBusiness, type Seeded } from './seed';
 import { loadConfig } from '../server/src/config';
-import { createContext, migrateToLatest, type AppContext } from '../server/src/context';
-import { setRateLimit } from '../server/src/features/business/repo';
-import { createBusiness } from '../server/src/features/business/service';
+import { createContext, migrateToLatest } from '../server/src/context';
 import { ledgerTotals } from '../server/src/features/credits/repo';
-import { grantCredits } from '../server/src/features/credits/service';
-import { insertEnrolments } from '../server/src/features/verify/repo';
-import { encryptionContext } from '../server/src/features/verify/service';
-import { newId } from '../server/src/lib/ids';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
@@ -189,43 +184,6 @@ function usage(pid: number): { cpuMs: number; rssMb: number } {
   return { cpuMs: ticks * 10, rssMb: Math.round(Number(rss?.[1] ?? 0) / 1024) };
 }
 
-interface Seeded {
-  apiKey: string;
-  businessId: string;
-}
-
-/** One business with credit for every request and `users` enrolled users (managed mode). */
-async function seedBusiness(ctx: AppContext, index: number, users: number, credits: number, rateLimit: number): Promise<Seeded> {
-  // The owner is made through better-auth's own adapter, as a sign-in would make it.
-  const authCtx = await ctx.auth.$context;
-  const email = `bench${index}@example.com`;
-  const user = (await authCtx.internalAdapter.findUserByEmail(email))?.user ?? (await authCtx.internalAdapter.createUser({ email, name: `Bench Owner ${index}` }, { method: 'bench' }));
-  const { profile, apiKey } = await createBusiness(ctx, { id: user.id, email: user.email, firstName: 'Bench', lastName: 'Owner', profileImageUrl: null, role: 'user', isAdmin: false }, `Bench Co ${index}`);
-  await setRateLimit(ctx.db, profile.id, rateLimit);
-  await grantCredits(ctx.db, { businessIdOrEmail: profile.id, amountPaise: credits * 10, reason: 'benchmark' }, { userId: null, label: 'bench' });
-  const now = new Date();
-  const batch = 500;
-  for (let start = 0; start < users; start += batch) {
-    const rows = [];
-    for (let i = start; i < Math.min(users, start + batch); i++) {
-      const externalUserId = `bench_${i}`;
-      rows.push({
-        id: newId('enr'),
-        businessId: profile.id,
-        externalUserId,
-        secretEnc: ctx.secrets.encrypt(SECRET, encryptionContext(profile.id, externalUserId)),
-        algorithm: 'SHA1' as const,
-        digits: 6,
-        period: 30,
-        purpose: null,
-        livemode: true,
-      });
-    }
-    await insertEnrolments(ctx.db, rows, now);
-  }
-  return { apiKey, businessId: profile.id };
-}
-
 type Body = () => { key: string; body: string };
 
 function load(port: number, seconds: number, next: Body, connections: number, counts: { notVerified: number; byStatus: Map<number, number> }) {
@@ -370,7 +328,7 @@ async function runTarget(target: Target, port: number): Promise<Outcome> {
   const seeded: Seeded[] = [];
   for (let b = 0; b < businesses; b++) {
     const credits = stateless ? 5_000_000 : usersEach;
-    seeded.push(await seedBusiness(ctx, b, usersEach, credits, shared ? SHARED_LIMIT_PER_MINUTE : 100_000_000));
+    seeded.push(await seedBusiness(ctx, SECRET, b, usersEach, credits, shared ? SHARED_LIMIT_PER_MINUTE : 100_000_000));
   }
   console.error(`  ${target}: seeded ${businesses} business(es), ${users} enrolled users in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`);
 
