@@ -1,5 +1,6 @@
+import type { FastifyRequest } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { isWellFormedHost } from './http';
+import { isWellFormedHost, refuseMalformedHost } from './http';
 
 describe('isWellFormedHost: what a Host header may say', () => {
   it.each([
@@ -50,5 +51,23 @@ describe('isWellFormedHost: what a Host header may say', () => {
     'x'.repeat(300),
   ])('refuses %j', (host) => {
     expect(isWellFormedHost(host)).toBe(false);
+  });
+});
+
+describe('refuseMalformedHost: the last Host that passed is remembered, nothing else', () => {
+  const request = (host: string | undefined) => ({ host: host ?? '', headers: host === undefined ? {} : { host } }) as unknown as FastifyRequest;
+
+  // First in this file: the memory starts empty, and an empty Host line must not pass as its value.
+  it('refuses an empty Host line as the very first request, and one after a good Host', () => {
+    expect(refuseMalformedHost(request(''))?.code).toBe('bad_request');
+    expect(refuseMalformedHost(request('api.example.com'))).toBeNull();
+    expect(refuseMalformedHost(request(''))?.code).toBe('bad_request');
+  });
+
+  it('refuses a bad Host right after a good one, and passes no Host at all (HTTP/1.0)', () => {
+    expect(refuseMalformedHost(request('api.example.com'))).toBeNull();
+    expect(refuseMalformedHost(request('api.example.com x'))?.code).toBe('bad_request');
+    expect(refuseMalformedHost(request('api.example.com'))).toBeNull();
+    expect(refuseMalformedHost(request(undefined))).toBeNull();
   });
 });

@@ -77,13 +77,15 @@ export function isWellFormedHost(host: string): boolean {
   return host.length <= MAX_HOST_LENGTH && HOST.test(host) && URL.canParse(`http://${host}/`);
 }
 
-// Nearly every request names the same host: the last one that passed is not parsed again.
-let lastWellFormedHost = '';
+// Nearly every request names the same host: the last one that passed is not parsed again (null
+// at first: no Host, not even an empty one, passes without being checked).
+let lastWellFormedHost: string | null = null;
 
 /**
- * onRequest hook, before anything reads the Host: a malformed one (a space, "<", "|", non-ASCII,
+ * For the onRequest hook (app.ts), before anything reads the Host: a malformed one (a space, "<", "|", non-ASCII,
  * an empty Host line) is the client's mistake, 400 in the envelope — never a 500 from `new URL`
  * deep inside a page. An HTTP/1.0 request without Host has none to check (`request.host` is "").
+ * Returns the error to answer with, or null.
  */
 export function refuseMalformedHost(request: FastifyRequest): AppError | null {
   const host = request.host;
