@@ -9,7 +9,7 @@
  * its client (bench/instructions-server.ts), all checkouts at once so that their timing (which
  * decides group sizes, JIT and GC) matches. Per check it prints:
  * - **mutator**: the instructions of the JavaScript, Node and SQLite that ran the checks — the
- *   figure to compare (the same code twice reads within 0.2 %);
+ *   figure to compare (the same code read within 0.2 % across runs of the same GC history, 2 % otherwise);
  * - **compiler**: V8's optimising compilers, which under valgrind never finish warming up;
  * - **gc**: the garbage collector (the window starts after a full collection, so a major GC
  *   does not land in one checkout's window and not in another's);
