@@ -2,7 +2,9 @@
  * One side of `bench/instructions.ts`, run under valgrind's callgrind with instrumentation off
  * until the measured stretch: the server of checkout `dir` on a copy of the seeded SQLite file,
  * and in the same process a client keeping 50 managed-mode checks in flight. Callgrind counts the
- * instructions of both; the client's share is the same for every checkout.
+ * instructions of both; the client's share is the same for every checkout. `dir` may also name a
+ * yardstick: `ceiling` (bench/ceiling-app.ts, the same stack with no storage) or `bare` (Node's
+ * HTTP server answering a fixed body: the client's share and Node's own HTTP).
  *
  *   node --import tsx bench/instructions-server.ts <dir> <seeded.db> <seed.json> <work.db>
  */
@@ -18,17 +20,36 @@ const CHECKS = Number(process.env.BENCH_INSTR_CHECKS ?? 3_000);
 const IN_FLIGHT = 50;
 const seed = JSON.parse(readFileSync(seedFile, 'utf8')) as { apiKey: string; secret: string; env: Record<string, string> };
 
-for (const f of [workDb, `${workDb}-wal`, `${workDb}-shm`]) rmSync(f, { force: true });
-copyFileSync(seededDb, workDb);
-// The checkout's own server code (its services, hooks and statements), not this one's.
-const { loadConfig } = (await import(`${dir}/server/src/config.ts`)) as typeof import('../server/src/config');
-const { createContext, migrateToLatest } = (await import(`${dir}/server/src/context.ts`)) as typeof import('../server/src/context');
-const { buildApp } = (await import(`${dir}/server/src/app.ts`)) as typeof import('../server/src/app');
-const ctx = createContext(loadConfig({ ...seed.env, DATABASE_URL: `sqlite:${workDb}` }));
-await migrateToLatest(ctx);
-const app = await buildApp(ctx);
-await app.listen({ port: 0, host: '127.0.0.1' });
-const { port } = app.server.address() as AddressInfo;
+/** The checkout's own server (its services, hooks and statements) on a copy of the seeded file, or a yardstick. */
+async function serve(): Promise<{ port: number; close: () => Promise<unknown> }> {
+  if (dir === 'bare') {
+    // Node's own HTTP server answering a fixed body: what the client and Node's HTTP cost.
+    const answer = JSON.stringify({ verified: true });
+    const bare = http.createServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.writeHead(200, { 'content-type': 'application/json', 'content-length': answer.length }).end(answer));
+    });
+    await new Promise<void>((listening) => bare.listen(0, '127.0.0.1', listening));
+    return { port: (bare.address() as AddressInfo).port, close: () => new Promise((closed) => bare.close(closed)) };
+  }
+  if (dir === 'ceiling') {
+    const { buildCeilingApp } = await import('./ceiling-app');
+    const ceiling = buildCeilingApp(seed.secret);
+    await ceiling.listen({ port: 0, host: '127.0.0.1' });
+    return { port: (ceiling.server.address() as AddressInfo).port, close: () => ceiling.close() };
+  }
+  for (const f of [workDb, `${workDb}-wal`, `${workDb}-shm`]) rmSync(f, { force: true });
+  copyFileSync(seededDb, workDb);
+  const { loadConfig } = (await import(`${dir}/server/src/config.ts`)) as typeof import('../server/src/config');
+  const { createContext, migrateToLatest } = (await import(`${dir}/server/src/context.ts`)) as typeof import('../server/src/context');
+  const { buildApp } = (await import(`${dir}/server/src/app.ts`)) as typeof import('../server/src/app');
+  const ctx = createContext(loadConfig({ ...seed.env, DATABASE_URL: `sqlite:${workDb}` }));
+  await migrateToLatest(ctx);
+  const app = await buildApp(ctx);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return { port: (app.server.address() as AddressInfo).port, close: () => app.close() };
+}
+const { port, close } = await serve();
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: IN_FLIGHT });
 const totp = new TOTP({ secret: Secret.fromBase32(seed.secret) });
@@ -77,5 +98,5 @@ await checks(WARM);
 instrumentation(true);
 await checks(CHECKS);
 instrumentation(false);
-await app.close();
+await close();
 process.exit(0);
