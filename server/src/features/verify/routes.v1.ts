@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../lib/errors';
+import { fastSerializerCompiler } from '../../lib/fast-serializer';
 import { apiKeyHash, cachedApiKey, failedLookupRetryAfter, lookupApiKey, recordFailedLookup, type ApiKeyOwner } from '../business/api-keys';
 import { findBusinessById, touchApiKey, type Business } from '../business/repo';
 import { metricsFor } from '../metrics/metrics';
@@ -182,6 +183,8 @@ export async function verifyRoutesV1(app: FastifyInstance, options: VerifyRoutes
   r.post(
     '/verify',
     {
+      // The hottest route's answers (and its errors) by a compiled serializer (lib/fast-serializer.ts).
+      serializerCompiler: fastSerializerCompiler,
       schema: {
         tags: ['verification'],
         summary: 'Check a TOTP or backup code (₹0.10 per check that reaches the code)',
