@@ -4,7 +4,8 @@
  * difference over its measured window (GC counts per request, before/after a change).
  * With BENCH_HEAP_PROF=1 it also samples allocations over that window — garbage included, which
  * is what the young generation's scavenges cost — and writes a .heapprofile (Chrome DevTools)
- * to bench/results/profiles/.
+ * to bench/results/profiles/; with BENCH_HEAP_PROF=survivors, only the allocations that outlived
+ * a young-generation collection.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
@@ -24,11 +25,14 @@ if (file) {
   }).observe({ entryTypes: ['gc'] });
   let signals = 0;
   const session = process.env.BENCH_HEAP_PROF ? new Session() : undefined;
+  // `survivors`: only what outlived a young-generation collection, i.e. what is promoted and so
+  // brings on the old generation's collections (whose pauses make the open loop's tail).
+  const survivorsOnly = process.env.BENCH_HEAP_PROF === 'survivors';
   session?.connect();
   process.on('SIGUSR2', () => {
     signals++;
     if (session && signals === 1) {
-      session.post('HeapProfiler.startSampling', { samplingInterval: 4096, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+      session.post('HeapProfiler.startSampling', { samplingInterval: 4096, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: !survivorsOnly });
     } else if (session && signals === 2) {
       session.post('HeapProfiler.stopSampling', (err, result) => {
         if (err) return;
