@@ -12,7 +12,8 @@ import { enqueueEvent } from '../webhooks/events';
 import { DEFAULT_WINDOW, THROTTLE_FAILURES, THROTTLE_WINDOW_MS, decideCode, decideStateless, encryptionContext, notEnrolled, throttleRefusal, type Refusal } from './decide';
 import { GroupCommit } from './group-commit';
 import * as repo from './repo';
-import { SqliteGroupWriter, WriterLost, type WriterCheck } from './sqlite-writer';
+import { createLiveGroupWrite } from './sqlite-group-write';
+import { SqliteGroupWriter, SqliteLoopWriter, WriterLost, type LiveGroupWriter, type WriterCheck } from './sqlite-writer';
 import {
   BACKUP_CODE_COUNT,
   DEFAULT_TOTP,
@@ -404,8 +405,8 @@ function groupsOf(ctx: AppContext): GroupCommit<PendingCheck, ApiResult> {
   let g = groups.get(ctx);
   if (!g) {
     g = new GroupCommit((_, items) => writeGroup(ctx, items), {
-      // SQLite has one connection (one writer). On PostgreSQL two groups overlap: one reads
-      // while the other writes. The writes queue on the balance row (from the debit to the end
+      // SQLite's event loop writes a group in one synchronous call: one in flight (the writer's
+      // `inFlight`). On PostgreSQL two groups overlap: one reads while the other writes. The writes queue on the balance row (from the debit to the end
       // of the commit's flush), so more groups in flight only make each smaller: measured on one
       // business, 2 in flight gave 6,586 checks/s closed-loop (4: 5,695; 1: 5,672) and kept up
       // with 3,000/s open-loop on 16 connections (1 and 4 did not). SQLite's writer thread takes
@@ -414,7 +415,7 @@ function groupsOf(ctx: AppContext): GroupCommit<PendingCheck, ApiResult> {
       // 91 µs against 58 µs with two, in bench/verify-path.ts). With two, a group the thread
       // refused is written the careful way after the next one: one user's double submit may then
       // answer the second request 'verified' and the first 'replayed' (still one per step).
-      maxInFlight: ctx.database.dialect === 'sqlite' && !sqliteWriterOf(ctx) ? 1 : 2,
+      maxInFlight: sqliteWriterOf(ctx)?.inFlight ?? 2,
       maxGroup: 256,
       distinctKey: (p) => ('user_id' in p.input ? repo.userKey(p.business.id, p.livemode, p.input.user_id) : null),
     });
@@ -428,8 +429,9 @@ async function writeGroup(ctx: AppContext, items: PendingCheck[]): Promise<Array
   let group = items.map((item, index) => ({ item, index }));
   const alone: typeof group = [];
   const careful = carefulUntil(ctx);
-  // The fast way: PostgreSQL's one-message write, or SQLite's writer thread. Either refuses a
-  // group that needs the careful way (GroupRefused, nothing kept), which then takes it.
+  // The fast way: PostgreSQL's one-message write, or SQLite's one-call group write (on the event
+  // loop or its thread). Either refuses a group that needs the careful way (GroupRefused, nothing
+  // kept), which then takes it.
   const writer = sqliteWriterOf(ctx);
   let fastWay = ctx.database.dialect === 'postgres' || writer !== null;
   while (group.length > 0) {
@@ -438,10 +440,10 @@ async function writeGroup(ctx: AppContext, items: PendingCheck[]): Promise<Array
       const fast = fastWay && group.every((g) => g.item.livemode && (careful.get(g.item.business.id) ?? 0) < now.getTime());
       const outcomes =
         fast && writer
-          ? await writeOnThread(writer, group.map((g) => g.item))
+          ? await writeInOneCall(writer, group.map((g) => g.item))
           : await repo.inCheckTransaction(ctx.database, (tx) => recordGroup(ctx, tx, group.map((g) => g.item), now, fast));
       if (outcomes === null) {
-        // The thread rolled back on an error of its own: the careful way.
+        // The group write rolled back on an error of its own: the careful way.
         fastWay = false;
         continue;
       }
@@ -486,33 +488,41 @@ async function writeGroup(ctx: AppContext, items: PendingCheck[]): Promise<Array
   return results;
 }
 
-const sqliteWriters = new WeakMap<AppContext, SqliteGroupWriter | null>();
-/** SQLite's writer thread for this context, started with its first group; null on PostgreSQL, in memory, or when configured off. */
-export function sqliteWriterOf(ctx: AppContext): SqliteGroupWriter | null {
+const sqliteWriters = new WeakMap<AppContext, LiveGroupWriter | null>();
+/**
+ * Who writes this context's live SQLite groups in one call: the writer thread when configured
+ * (SQLITE_WRITER=thread, on a file; started with its first group), else the event loop on its
+ * own connection. Null on PostgreSQL.
+ */
+export function sqliteWriterOf(ctx: AppContext): LiveGroupWriter | null {
   let writer = sqliteWriters.get(ctx);
   if (writer === undefined) {
     const database = ctx.config.database;
-    writer =
-      ctx.database.dialect === 'sqlite' && database.kind === 'sqlite' && database.file !== ':memory:' && ctx.config.sqliteWriter === 'thread'
-        ? new SqliteGroupWriter({
-            file: database.file,
-            encryptionKey: resolveEncryptionKey(ctx.config),
-            walAutocheckpointPages: database.checkpoints === 'thread' ? CHECKPOINT_BACKSTOP_PAGES : SQLITE_DEFAULT_AUTOCHECKPOINT_PAGES,
-          })
-        : null;
-    const opened = writer;
-    if (opened) ctx.database.onClose(() => opened.close());
+    const statements = ctx.database.sqlite;
+    if (ctx.database.dialect !== 'sqlite' || database.kind !== 'sqlite' || !statements) writer = null;
+    else if (database.file !== ':memory:' && ctx.config.sqliteWriter === 'thread') {
+      const thread = new SqliteGroupWriter({
+        file: database.file,
+        encryptionKey: resolveEncryptionKey(ctx.config),
+        walAutocheckpointPages: database.checkpoints === 'thread' ? CHECKPOINT_BACKSTOP_PAGES : SQLITE_DEFAULT_AUTOCHECKPOINT_PAGES,
+      });
+      ctx.database.onClose(() => thread.close());
+      writer = thread;
+    } else {
+      // Held as Kysely holds it for any query: never inside another request's transaction.
+      writer = new SqliteLoopWriter(createLiveGroupWrite(statements, ctx.secrets), (work) => ctx.db.connection().execute(async () => work()));
+    }
     sqliteWriters.set(ctx, writer);
   }
   return writer;
 }
 
 /**
- * A live group written by SQLite's writer thread. Returns each check's answer, or null when the
- * thread rolled back on an error; throws GroupRefused when the group needs the careful way, and
- * GroupOutcomeUnknown when the thread died with it.
+ * A live group written by SQLite's one-call group write. Returns each check's answer, or null when
+ * it rolled back on an error; throws GroupRefused when the group needs the careful way, and
+ * GroupOutcomeUnknown when the writer thread died with it.
  */
-async function writeOnThread(writer: SqliteGroupWriter, items: PendingCheck[]): Promise<Array<ApiResult | Error> | null> {
+async function writeInOneCall(writer: LiveGroupWriter, items: PendingCheck[]): Promise<Array<ApiResult | Error> | null> {
   const checks = items.map((p): WriterCheck => {
     const input = p.input;
     const stateless = 'secret' in input;

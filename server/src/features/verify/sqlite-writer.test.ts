@@ -5,19 +5,25 @@ import { createTestApp, type TestApp } from '../../../../test/support/db';
 import { balancePaise, bearer, createBusiness, enrolMany, fund, totpCode, wrongCode } from '../../../../test/support/verify-api';
 import { ledgerTotals } from '../credits/repo';
 import { sqliteWriterOf } from './service';
-import type { SqliteGroupWriter } from './sqlite-writer';
+import { SqliteGroupWriter, SqliteLoopWriter, type LiveGroupWriter } from './sqlite-writer';
 
 /**
- * SQLite: live groups of checks are read, decided and written by a worker thread with its own
- * connection (sqlite-writer.ts); a group that needs the event loop (a business that cannot pay,
- * a debit crossing a line, live webhook endpoints) is refused by the thread, kept nowhere, and
- * written again the careful way.
+ * SQLite: live groups of checks are read, decided and written in one synchronous call
+ * (sqlite-group-write.ts), on the event loop's connection (the default) or on a worker thread
+ * with its own connection (SQLITE_WRITER=thread); a group that needs the careful way (a business
+ * that cannot pay, a debit crossing a line, live webhook endpoints) is refused, kept nowhere, and
+ * written again the careful way. Every case below runs against both writers.
  */
-describe('verify: the SQLite writer thread (SQLITE_WRITER=thread) [sqlite]', () => {
+const writers = [
+  { where: 'on the event loop (SQLITE_WRITER unset)', env: {}, kind: SqliteLoopWriter },
+  { where: 'on the writer thread (SQLITE_WRITER=thread)', env: { SQLITE_WRITER: 'thread' }, kind: SqliteGroupWriter },
+];
+
+describe.each(writers)('verify: SQLite live groups in one call, $where [sqlite]', ({ env, kind }) => {
   let t: TestApp;
-  let writer: SqliteGroupWriter;
+  let writer: LiveGroupWriter;
   beforeAll(async () => {
-    t = await createTestApp('sqlite', { SQLITE_WRITER: 'thread' });
+    t = await createTestApp('sqlite', env);
     writer = sqliteWriterOf(t.ctx)!;
   });
   afterAll(async () => {
@@ -39,14 +45,14 @@ describe('verify: the SQLite writer thread (SQLITE_WRITER=thread) [sqlite]', () 
     expect(totals.balancePaise).toBe(totals.creditedPaise - totals.spentPaise);
   }
 
-  /** What the thread answered while `work` ran. */
+  /** What the writer answered while `work` ran. */
   async function countsDuring(work: () => Promise<void>) {
     const before = { ...writer.counts };
     await work();
     return { written: writer.counts.written - before.written, refused: writer.counts.refused - before.refused, failed: writer.counts.failed - before.failed };
   }
 
-  it('writes live groups on the thread: each answer as the careful way gives it, every check recorded and charged once', async () => {
+  it('writes live groups in one call: each answer as the careful way gives it, every check recorded and charged once', async () => {
     const biz = await business('Thread Ltd', 100_000);
     const users = await enrolMany(t.ctx, biz.businessId, 60);
     const stateless = Array.from({ length: 10 }, () => new Secret({ size: 20 }).base32);
@@ -78,7 +84,7 @@ describe('verify: the SQLite writer thread (SQLITE_WRITER=thread) [sqlite]', () 
     await expectLedgerExact(biz.businessId);
   });
 
-  it("keeps the replay guard and the throttle across the thread's groups", async () => {
+  it("keeps the replay guard and the throttle across the writer's groups", async () => {
     const biz = await business('Guard Ltd', 100_000);
     const [user, guessed] = await enrolMany(t.ctx, biz.businessId, 2);
     // One user's checks never share a group: these 20 go in 20 groups, in flight together.
@@ -92,7 +98,7 @@ describe('verify: the SQLite writer thread (SQLITE_WRITER=thread) [sqlite]', () 
     await expectLedgerExact(biz.businessId);
   });
 
-  it('a business that cannot pay is refused by the thread: exactly what the credit pays is answered 200, the rest 402', async () => {
+  it('a business that cannot pay is refused by the writer: exactly what the credit pays is answered 200, the rest 402', async () => {
     const biz = await business('Short Ltd', 30 * 10);
     const users = await enrolMany(t.ctx, biz.businessId, 50);
     let answers: Awaited<ReturnType<typeof verifyAll>> = [];
@@ -120,7 +126,7 @@ describe('verify: the SQLite writer thread (SQLITE_WRITER=thread) [sqlite]', () 
     await expectLedgerExact(biz.businessId);
   });
 
-  it('another write on the event loop during a burst (an enrolment, a grant) waits for the thread and fails nothing', async () => {
+  it('another write during a burst (an enrolment, a grant) waits its turn and fails nothing', async () => {
     const biz = await business('Busy Ltd', 1_000_000);
     const users = await enrolMany(t.ctx, biz.businessId, 300);
     const [answers, enrolled] = await Promise.all([
@@ -138,6 +144,75 @@ describe('verify: the SQLite writer thread (SQLITE_WRITER=thread) [sqlite]', () 
     expect(await balancePaise(t.ctx, biz.businessId)).toBe(1_000_000 + 5 * 100 - 300 * 10);
     await expectLedgerExact(biz.businessId);
   });
+
+  it('is the configured writer', () => {
+    expect(writer).toBeInstanceOf(kind);
+  });
+
+  it("waits for another transaction on the connection, and is never part of it: that one's rollback keeps every check", async () => {
+    const biz = await business('Held Ltd', 1_000_000);
+    const [first, ...users] = await enrolMany(t.ctx, biz.businessId, 6);
+    // The key is looked up (and its last use written) now, so the checks below need nothing but their group.
+    expect((await verifyAll(biz.apiKey, [{ user_id: first!.userId, totp_code: totpCode(first!.secret) }]))[0]!.statusCode).toBe(200);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let renamed!: () => void;
+    const begun = new Promise<void>((resolve) => (renamed = resolve));
+    const other = t.ctx.db
+      .transaction()
+      .execute(async (trx) => {
+        await trx.updateTable('business').set({ company_name: 'Renamed Ltd' }).where('id', '=', biz.businessId).execute();
+        renamed();
+        await held;
+        throw new Error('rolled back on purpose');
+      })
+      .catch((err: Error) => err);
+    await begun;
+    let answers: Awaited<ReturnType<typeof verifyAll>> = [];
+    const counts = await countsDuring(async () => {
+      const sent = verifyAll(biz.apiKey, users.map((u) => ({ user_id: u.userId, totp_code: totpCode(u.secret) })));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      release();
+      answers = await sent;
+    });
+    expect(((await other) as Error).message).toBe('rolled back on purpose');
+    // Written in one call once the other transaction ended, not failed over to the careful way.
+    expect(counts).toMatchObject({ written: 1, failed: 0, refused: 0 });
+    expect(answers.map((a) => a.statusCode)).toEqual(users.map(() => 200));
+    const row = await t.ctx.db.selectFrom('business').select('company_name').where('id', '=', biz.businessId).executeTakeFirstOrThrow();
+    expect(row.company_name).toBe('Held Ltd');
+    const rows = await t.ctx.db.selectFrom('totp_verification').select('id').where('business_id', '=', biz.businessId).execute();
+    expect(rows).toHaveLength(6);
+    expect(await balancePaise(t.ctx, biz.businessId)).toBe(1_000_000 - 6 * 10);
+    await expectLedgerExact(biz.businessId);
+  });
+});
+
+describe('verify: the SQLite writer thread, lost and paused [sqlite]', () => {
+  let t: TestApp;
+  let writer: SqliteGroupWriter;
+  beforeAll(async () => {
+    t = await createTestApp('sqlite', { SQLITE_WRITER: 'thread' });
+    writer = sqliteWriterOf(t.ctx) as SqliteGroupWriter;
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  async function business(name: string, paise: number) {
+    const biz = await createBusiness(t.app, name);
+    await t.ctx.db.updateTable('business').set({ rate_limit_per_minute: 10_000 }).where('id', '=', biz.businessId).execute();
+    await fund(t.ctx, biz.businessId, paise);
+    return biz;
+  }
+
+  const verifyAll = (apiKey: string, payloads: object[]) =>
+    Promise.all(payloads.map((payload) => t.app.inject({ method: 'POST', url: '/api/v1/verify', headers: bearer(apiKey), payload })));
+
+  async function expectLedgerExact(businessId: string) {
+    const totals = await ledgerTotals(t.ctx.db, businessId);
+    expect(totals.balancePaise).toBe(totals.creditedPaise - totals.spentPaise);
+  }
 
   it('a thread that dies with groups in flight loses nothing and charges nothing twice; the next group starts a new one', async () => {
     const biz = await business('Crash Ltd', 100_000);
@@ -182,19 +257,3 @@ describe('verify: the SQLite writer thread (SQLITE_WRITER=thread) [sqlite]', () 
   });
 });
 
-describe('verify: SQLITE_WRITER unset [sqlite]', () => {
-  it('writes every group on the event loop, with no thread', async () => {
-    const t = await createTestApp('sqlite');
-    try {
-      expect(sqliteWriterOf(t.ctx)).toBeNull();
-      const biz = await createBusiness(t.app, 'Loop Ltd');
-      await fund(t.ctx, biz.businessId, 1_000);
-      const users = await enrolMany(t.ctx, biz.businessId, 10);
-      const answers = await Promise.all(users.map((u) => t.app.inject({ method: 'POST', url: '/api/v1/verify', headers: bearer(biz.apiKey), payload: { user_id: u.userId, totp_code: totpCode(u.secret) } })));
-      expect(answers.map((a) => a.json().verified)).toEqual(users.map(() => true));
-      expect(await balancePaise(t.ctx, biz.businessId)).toBe(1_000 - 100);
-    } finally {
-      await t.close();
-    }
-  });
-});

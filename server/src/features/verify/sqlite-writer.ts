@@ -3,14 +3,16 @@ import type { VerificationStatus } from '../../db/types';
 import type { Refusal } from './decide';
 
 /**
- * SQLite's writer thread: a worker with its own connection to the database file that reads,
- * decides and writes whole groups of live checks (sqlite-writer.worker.ts), so the event loop
- * that parses HTTP never runs a group's statements, its decryption or its TOTP checks. A group
- * crosses as one message each way. The answer comes back only after the group's COMMIT.
+ * SQLite's live groups, each read, decided and written in one synchronous call
+ * (sqlite-group-write.ts): on the event loop's connection (SqliteLoopWriter, the default), or on
+ * a writer thread with its own connection to the database file (SqliteGroupWriter,
+ * sqlite-writer.worker.ts), so the event loop that parses HTTP never runs a group's statements,
+ * its decryption or its TOTP checks. To the thread, a group crosses as one message each way.
+ * Either way the answer comes back only after the group's COMMIT.
  *
- * What only the event loop can do (a debit that crosses a line with a mail, an event or an
- * auto-refill behind it, a business with live webhook endpoints, one that cannot pay) the thread
- * refuses: it rolls back and the caller writes the group the careful way, as PostgreSQL's
+ * What only the careful way can do (a debit that crosses a line with a mail, an event or an
+ * auto-refill behind it, a business with live webhook endpoints, one that cannot pay) the group
+ * write refuses: it rolls back and the caller writes the group the careful way, as PostgreSQL's
  * one-message write does.
  */
 
@@ -60,10 +62,45 @@ export class WriterLost extends Error {
   }
 }
 
+/** Who writes SQLite's live groups in one call: the event loop itself, or the writer thread. */
+export interface LiveGroupWriter {
+  write(checks: WriterCheck[]): Promise<WriterReply>;
+  /** Groups worth having in flight at once (GroupCommit's maxInFlight). */
+  readonly inFlight: number;
+  /** Groups by how they were answered. */
+  readonly counts: { written: number; refused: number; failed: number };
+}
+
+/**
+ * The group write on the event loop's own connection (the default, SQLITE_WRITER=event-loop):
+ * one synchronous call per group, run while holding the connection (`hold`, Kysely's), so it
+ * never lands inside another request's transaction.
+ */
+export class SqliteLoopWriter implements LiveGroupWriter {
+  /** Synchronous: a second group in flight would only wait for the first. */
+  readonly inFlight = 1;
+  readonly counts = { written: 0, refused: 0, failed: 0 };
+
+  constructor(
+    private readonly writeGroup: (checks: WriterCheck[], receivedAt: number) => WriterReply,
+    private readonly hold: <T>(work: () => T) => Promise<T>,
+  ) {}
+
+  async write(checks: WriterCheck[]): Promise<WriterReply> {
+    const reply = await this.hold(() => this.writeGroup(checks, performance.now()));
+    this.counts[reply.kind]++;
+    if (reply.kind === 'failed') process.emitWarning(`a group of checks went the careful way: ${reply.message}`, { code: 'SIXDIGIT_SQLITE_WRITER' });
+    return reply;
+  }
+}
+
 const LOST_LIMIT = 3;
 const LOST_WINDOW_MS = 60_000;
 
-export class SqliteGroupWriter {
+/** The writer thread (SQLITE_WRITER=thread). */
+export class SqliteGroupWriter implements LiveGroupWriter {
+  /** The next group is formed and sent while the thread writes one (bench/README.md, fourth round). */
+  readonly inFlight = 2;
   private worker: Worker | null = null;
   private seq = 0;
   private readonly pending = new Map<number, { worker: Worker; resolve: (reply: WriterReply) => void; reject: (err: Error) => void }>();

@@ -1,16 +1,13 @@
 /**
  * The SQLite writer thread (see sqlite-writer.ts): its own connection to the database file, one
- * group at a time, each in its own BEGIN IMMEDIATE transaction. The same statements as the
- * careful path (sqlite-group-sql.ts) and the same decisions (decide.ts).
+ * group at a time, each in its own BEGIN IMMEDIATE transaction, by the same group write as the
+ * event loop's (sqlite-group-write.ts).
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
-import { LOW_BALANCE_THRESHOLD_PAISE, PAISE_PER_VERIFICATION } from '@common/pricing';
-import type { EnrolmentTable, VerificationStatus } from '../../db/types';
 import { SecretBox } from '../../lib/crypto';
-import { crossesALine, decideCode, decideStateless, encryptionContext, notEnrolled, type ReplayGuard, THROTTLE_FAILURES, THROTTLE_WINDOW_MS, throttleRefusal } from './decide';
-import { SQLITE_ADVANCE_STEP, sqliteAdvanceStepRow, SQLITE_DEBIT, SQLITE_ENROLMENTS, SQLITE_INSERT_VERIFICATION, SQLITE_RECENT_CHECKS, sqliteVerificationRow } from './sqlite-group-sql';
-import type { WriterCheck, WriterOutcome, WriterReply, WriterRequest, WriterSetup } from './sqlite-writer';
+import { createLiveGroupWrite } from './sqlite-group-write';
+import type { WriterRequest, WriterSetup } from './sqlite-writer';
 
 const setup = workerData as WriterSetup;
 const box = new SecretBox(setup.encryptionKey);
@@ -21,144 +18,7 @@ db.pragma('busy_timeout = 5000');
 db.pragma('foreign_keys = ON');
 db.pragma(`wal_autocheckpoint = ${setup.walAutocheckpointPages}`);
 
-const statements = {
-  begin: db.prepare('BEGIN IMMEDIATE'),
-  commit: db.prepare('COMMIT'),
-  rollback: db.prepare('ROLLBACK'),
-  enrolments: db.prepare(SQLITE_ENROLMENTS),
-  recent: db.prepare(SQLITE_RECENT_CHECKS),
-  advance: db.prepare(SQLITE_ADVANCE_STEP),
-  insert: db.prepare(SQLITE_INSERT_VERIFICATION),
-  debit: db.prepare(SQLITE_DEBIT),
-};
-
-/** The columns a check needs (SQLITE_ENROLMENTS reads a few more). */
-type EnrolmentRow = Pick<EnrolmentTable, 'id' | 'business_id' | 'external_user_id' | 'secret_enc' | 'algorithm' | 'digits' | 'period'> & { row_id: number };
-
-interface DebitRow {
-  balance_paise: number;
-  auto_refill_threshold_paise: number | null;
-  has_webhooks: number;
-}
-
-const userKey = (businessId: string, userId: string) => `${businessId}\n${userId}`;
-
-/** A decided check that will be recorded. */
-interface Draft {
-  check: WriterCheck;
-  index: number;
-  status: VerificationStatus;
-  externalUserId: string | null;
-  /** the replay guard: this enrolment's last step must advance to `step` */
-  guard: ReplayGuard | null;
-}
-
-function writeGroup(checks: WriterCheck[], receivedAt: number): WriterReply {
-  const now = new Date();
-  const nowMs = now.getTime();
-  const outcomes: WriterOutcome[] = new Array(checks.length);
-  try {
-    // SQLITE_BUSY after the busy timeout is answered as a failure too, not a crash.
-    statements.begin.run();
-    // The reads: the enrolments of the group's users, then the throttle history of those found.
-    const managed = checks.filter((c) => c.userId !== null);
-    const enrolments = new Map<string, EnrolmentRow>();
-    if (managed.length > 0) {
-      for (const row of statements.enrolments.all(JSON.stringify(managed.map((c) => [c.businessId, 1, c.userId]))) as EnrolmentRow[]) {
-        enrolments.set(userKey(row.business_id, row.external_user_id), row);
-      }
-    }
-    const found = managed.filter((c) => enrolments.has(userKey(c.businessId, c.userId!)));
-    const recent = new Map<string, Array<{ status: VerificationStatus; createdAt: Date }>>();
-    if (found.length > 0) {
-      const since = new Date(nowMs - THROTTLE_WINDOW_MS).toISOString();
-      const rows = statements.recent.all(JSON.stringify(found.map((c) => [c.businessId, 1, c.userId])), since, THROTTLE_FAILURES) as Array<{ k: number; status: VerificationStatus; created_at: string }>;
-      for (const row of rows) {
-        const c = found[row.k]!;
-        const key = userKey(c.businessId, c.userId!);
-        const list = recent.get(key) ?? [];
-        list.push({ status: row.status, createdAt: new Date(row.created_at) });
-        recent.set(key, list);
-      }
-    }
-
-    // The decisions, before any write.
-    const drafts: Draft[] = [];
-    for (const [index, check] of checks.entries()) {
-      if (check.secret !== null) {
-        drafts.push({ check, index, status: decideStateless(check.secret, check.code, check.window, nowMs).status, externalUserId: null, guard: null });
-        continue;
-      }
-      const key = userKey(check.businessId, check.userId!);
-      const enrolment = enrolments.get(key);
-      if (!enrolment) {
-        outcomes[index] = { refusal: notEnrolled(check.userId!) };
-        continue;
-      }
-      const throttled = throttleRefusal(recent.get(key) ?? [], now);
-      if (throttled) {
-        outcomes[index] = { refusal: throttled };
-        continue;
-      }
-      const secret = box.decrypt(enrolment.secret_enc, encryptionContext(check.businessId, check.userId!, true));
-      const decided = decideCode(secret, check.code, enrolment, check.window, nowMs);
-      drafts.push({ check, index, status: decided.status, externalUserId: enrolment.external_user_id, guard: decided.step === undefined ? null : { enrolmentId: enrolment.id, rowId: enrolment.row_id, step: decided.step } });
-    }
-    if (drafts.length === 0) {
-      statements.commit.run();
-      return { kind: 'written', now: nowMs, outcomes };
-    }
-
-    // The writes: the replay guard, the records, one debit per business.
-    const at = now.toISOString();
-    // A guard that did not advance (another request took this step first) makes the check a replay.
-    for (const d of drafts) if (d.guard && statements.advance.run(sqliteAdvanceStepRow(d.guard, at)).changes !== 1) d.status = 'replayed';
-    const onThreadMs = performance.now() - receivedAt;
-    for (const d of drafts) {
-      statements.insert.run(
-        sqliteVerificationRow({
-          id: d.check.id,
-          businessId: d.check.businessId,
-          externalUserId: d.externalUserId,
-          mode: d.check.secret !== null ? 'stateless' : 'managed',
-          method: 'totp',
-          purpose: d.check.purpose,
-          status: d.status,
-          costPaise: PAISE_PER_VERIFICATION,
-          responseTimeMs: Math.round((d.check.elapsedMs + onThreadMs) * 100) / 100,
-          createdAt: now,
-          livemode: true,
-        }),
-      );
-    }
-    const amounts = new Map<string, number>();
-    for (const d of drafts) amounts.set(d.check.businessId, (amounts.get(d.check.businessId) ?? 0) + PAISE_PER_VERIFICATION);
-    const balances = new Map<string, number>();
-    // In id order, as every writer takes them.
-    for (const businessId of [...amounts.keys()].sort()) {
-      const amount = amounts.get(businessId)!;
-      const row = statements.debit.get(amount, at, businessId, amount) as DebitRow | undefined;
-      const lines = [LOW_BALANCE_THRESHOLD_PAISE, PAISE_PER_VERIFICATION];
-      if (row?.auto_refill_threshold_paise != null) lines.push(row.auto_refill_threshold_paise);
-      if (!row || row.has_webhooks || crossesALine(row.balance_paise, amount, lines)) {
-        statements.rollback.run();
-        return { kind: 'refused', reason: row ? 'needs_careful_path' : 'cannot_pay', businessId };
-      }
-      // Each answer carries the balance right after its own charge.
-      balances.set(businessId, row.balance_paise + amount);
-    }
-    for (const d of drafts) {
-      const balance = balances.get(d.check.businessId)! - PAISE_PER_VERIFICATION;
-      balances.set(d.check.businessId, balance);
-      outcomes[d.index] = { status: d.status, balancePaise: balance };
-    }
-    statements.commit.run();
-    return { kind: 'written', now: nowMs, outcomes };
-  } catch (err) {
-    if (db.inTransaction) statements.rollback.run();
-    return { kind: 'failed', message: err instanceof Error ? err.message : String(err) };
-  }
-}
+const writeGroup = createLiveGroupWrite(db, box);
 
 parentPort!.on('message', (request: WriterRequest) => {
   parentPort!.postMessage({ seq: request.seq, reply: writeGroup(request.checks, performance.now()) });
