@@ -17,7 +17,7 @@ import { Secret, TOTP } from 'otpauth';
 const [dir, seededDb, seedFile, workDb] = process.argv.slice(2) as [string, string, string, string];
 const WARM = Number(process.env.BENCH_INSTR_WARM ?? 1_500);
 const CHECKS = Number(process.env.BENCH_INSTR_CHECKS ?? 3_000);
-const IN_FLIGHT = 50;
+const IN_FLIGHT = Number(process.env.BENCH_INSTR_IN_FLIGHT ?? 50);
 const seed = JSON.parse(readFileSync(seedFile, 'utf8')) as { apiKey: string; secret: string; env: Record<string, string> };
 
 /** The checkout's own server (its services, hooks and statements) on a copy of the seeded file, or a yardstick. */

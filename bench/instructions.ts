@@ -23,7 +23,8 @@
  * What it cannot see: system calls (the socket writes, SQLite's reads and writes), cache misses and
  * the other threads' waits, which the wall-clock bench does see.
  *
- *   BENCH_INSTR_CHECKS=3000 BENCH_INSTR_WARM=1500 BENCH_INSTR_USERS=100000
+ *   BENCH_INSTR_CHECKS=3000 BENCH_INSTR_WARM=1500 BENCH_INSTR_USERS=100000 BENCH_INSTR_IN_FLIGHT=50
+ *   (fewer in flight: smaller groups, as in the open loop)
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -113,7 +114,7 @@ try {
   const bare = results.find((r) => r.dir === 'bare');
   const ceiling = results.find((r) => r.dir === 'ceiling');
   const ratio = (r: (typeof results)[number]) => (bare && ceiling ? ((mutator(r) - mutator(bare)) / (mutator(ceiling) - mutator(bare))).toFixed(2) : '—');
-  console.log(`instructions per check (${CHECKS} checks, ${USERS} users, 50 in flight; server and client)`);
+  console.log(`instructions per check (${CHECKS} checks, ${USERS} users, ${process.env.BENCH_INSTR_IN_FLIGHT ?? 50} in flight; server and client)`);
   console.log('| checkout | mutator | × ceiling beyond Node\'s HTTP | compiler | gc | total | sqlite |\n|---|---|---|---|---|---|---|');
   for (const r of results) console.log(`| ${r.dir} | ${k(mutator(r))} | ${ratio(r)} | ${k(r.compiler)} | ${k(r.gc)} | ${k(r.total)} | ${k(r.sqlite)} |`);
 } finally {

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, hash, hkdfSync, randomBytes } from 'node:crypto';
 
 /**
  * AES-256-GCM for secrets at rest. Output: `v1:<iv b64>:<tag b64>:<ciphertext b64>`.
@@ -37,5 +37,6 @@ export class SecretBox {
 }
 
 export function sha256Hex(value: string): string {
-  return createHash('sha256').update(value).digest('hex');
+  // One-shot (no Hash object): every API call hashes its key. ~0.4 µs against ~0.9-1.7 µs here.
+  return hash('sha256', value, 'hex');
 }
