@@ -14,6 +14,24 @@ import { SqliteGroupWriter, SqliteLoopWriter, type LiveGroupWriter } from './sql
  * that cannot pay, a debit crossing a line, live webhook endpoints) is refused, kept nowhere, and
  * written again the careful way. Every case below runs against both writers.
  */
+/** A funded business, its checks sent at once, the ledger checked: on the app `app()` gives. */
+function helpers(app: () => TestApp) {
+  async function business(name: string, paise: number) {
+    const { ctx } = app();
+    const biz = await createBusiness(app().app, name);
+    await ctx.db.updateTable('business').set({ rate_limit_per_minute: 10_000 }).where('id', '=', biz.businessId).execute();
+    await fund(ctx, biz.businessId, paise);
+    return biz;
+  }
+  const verifyAll = (apiKey: string, payloads: object[]) =>
+    Promise.all(payloads.map((payload) => app().app.inject({ method: 'POST', url: '/api/v1/verify', headers: bearer(apiKey), payload })));
+  async function expectLedgerExact(businessId: string) {
+    const totals = await ledgerTotals(app().ctx.db, businessId);
+    expect(totals.balancePaise).toBe(totals.creditedPaise - totals.spentPaise);
+  }
+  return { business, verifyAll, expectLedgerExact };
+}
+
 const writers = [
   { where: 'on the event loop (SQLITE_WRITER unset)', env: {}, kind: SqliteLoopWriter },
   { where: 'on the writer thread (SQLITE_WRITER=thread)', env: { SQLITE_WRITER: 'thread' }, kind: SqliteGroupWriter },
@@ -30,20 +48,7 @@ describe.each(writers)('verify: SQLite live groups in one call, $where [sqlite]'
     await t?.close();
   });
 
-  async function business(name: string, paise: number) {
-    const biz = await createBusiness(t.app, name);
-    await t.ctx.db.updateTable('business').set({ rate_limit_per_minute: 10_000 }).where('id', '=', biz.businessId).execute();
-    await fund(t.ctx, biz.businessId, paise);
-    return biz;
-  }
-
-  const verifyAll = (apiKey: string, payloads: object[]) =>
-    Promise.all(payloads.map((payload) => t.app.inject({ method: 'POST', url: '/api/v1/verify', headers: bearer(apiKey), payload })));
-
-  async function expectLedgerExact(businessId: string) {
-    const totals = await ledgerTotals(t.ctx.db, businessId);
-    expect(totals.balancePaise).toBe(totals.creditedPaise - totals.spentPaise);
-  }
+  const { business, verifyAll, expectLedgerExact } = helpers(() => t);
 
   /** What the writer answered while `work` ran. */
   async function countsDuring(work: () => Promise<void>) {
@@ -199,20 +204,7 @@ describe('verify: the SQLite writer thread, lost and paused [sqlite]', () => {
     await t?.close();
   });
 
-  async function business(name: string, paise: number) {
-    const biz = await createBusiness(t.app, name);
-    await t.ctx.db.updateTable('business').set({ rate_limit_per_minute: 10_000 }).where('id', '=', biz.businessId).execute();
-    await fund(t.ctx, biz.businessId, paise);
-    return biz;
-  }
-
-  const verifyAll = (apiKey: string, payloads: object[]) =>
-    Promise.all(payloads.map((payload) => t.app.inject({ method: 'POST', url: '/api/v1/verify', headers: bearer(apiKey), payload })));
-
-  async function expectLedgerExact(businessId: string) {
-    const totals = await ledgerTotals(t.ctx.db, businessId);
-    expect(totals.balancePaise).toBe(totals.creditedPaise - totals.spentPaise);
-  }
+  const { business, verifyAll, expectLedgerExact } = helpers(() => t);
 
   it('a thread that dies with groups in flight loses nothing and charges nothing twice; the next group starts a new one', async () => {
     const biz = await business('Crash Ltd', 100_000);
