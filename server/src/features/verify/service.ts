@@ -405,8 +405,9 @@ function groupsOf(ctx: AppContext): GroupCommit<PendingCheck, ApiResult> {
   let g = groups.get(ctx);
   if (!g) {
     g = new GroupCommit((_, items) => writeGroup(ctx, items), {
-      // SQLite's event loop writes a group in one synchronous call: one in flight (the writer's
-      // `inFlight`). On PostgreSQL two groups overlap: one reads while the other writes. The writes queue on the balance row (from the debit to the end
+      // As many groups in flight as SQLite's writer takes (`inFlight`: one on the event loop, whose
+      // group write is one synchronous call). On PostgreSQL two groups overlap: one reads while
+      // the other writes. The writes queue on the balance row (from the debit to the end
       // of the commit's flush), so more groups in flight only make each smaller: measured on one
       // business, 2 in flight gave 6,586 checks/s closed-loop (4: 5,695; 1: 5,672) and kept up
       // with 3,000/s open-loop on 16 connections (1 and 4 did not). SQLite's writer thread takes

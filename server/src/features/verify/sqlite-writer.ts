@@ -6,9 +6,9 @@ import type { Refusal } from './decide';
  * SQLite's live groups, each read, decided and written in one synchronous call
  * (sqlite-group-write.ts): on the event loop's connection (SqliteLoopWriter, the default), or on
  * a writer thread with its own connection to the database file (SqliteGroupWriter,
- * sqlite-writer.worker.ts), so the event loop that parses HTTP never runs a group's statements,
- * its decryption or its TOTP checks. To the thread, a group crosses as one message each way.
- * Either way the answer comes back only after the group's COMMIT.
+ * sqlite-writer.worker.ts). With the thread, the event loop that parses HTTP never runs a
+ * group's statements, its decryption or its TOTP checks; a group crosses as one message each
+ * way. Either way the answer comes back only after the group's COMMIT.
  *
  * What only the careful way can do (a debit that crosses a line with a mail, an event or an
  * auto-refill behind it, a business with live webhook endpoints, one that cannot pay) the group
