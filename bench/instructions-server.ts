@@ -6,7 +6,10 @@
  * yardstick: `ceiling` (bench/ceiling-app.ts, the same stack with no storage) or `bare` (Node's
  * HTTP server answering a fixed body: the client's share and Node's own HTTP).
  *
- *   node --import tsx bench/instructions-server.ts <dir> <seeded.db> <seed.json> <work.db>
+ *   node --import tsx bench/instructions-server.ts <dir> <seeded.db> <seed.json> <work.db> [<postgres url>]
+ *
+ * With a PostgreSQL URL (BENCH_INSTR_DB=postgres), the server uses that database (a copy of the
+ * seeded one) instead of a copy of the SQLite file; `work.db` then only names the marker files.
  */
 import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, readFileSync, rmSync } from 'node:fs';
@@ -14,7 +17,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Secret, TOTP } from 'otpauth';
 
-const [dir, seededDb, seedFile, workDb] = process.argv.slice(2) as [string, string, string, string];
+const [dir, seededDb, seedFile, workDb, postgresUrl] = process.argv.slice(2) as [string, string, string, string, string | undefined];
 const WARM = Number(process.env.BENCH_INSTR_WARM ?? 1_500);
 const CHECKS = Number(process.env.BENCH_INSTR_CHECKS ?? 3_000);
 const IN_FLIGHT = Number(process.env.BENCH_INSTR_IN_FLIGHT ?? 50);
@@ -38,12 +41,14 @@ async function serve(): Promise<{ port: number; close: () => Promise<unknown> }>
     await ceiling.listen({ port: 0, host: '127.0.0.1' });
     return { port: (ceiling.server.address() as AddressInfo).port, close: () => ceiling.close() };
   }
-  for (const f of [workDb, `${workDb}-wal`, `${workDb}-shm`]) rmSync(f, { force: true });
-  copyFileSync(seededDb, workDb);
+  if (!postgresUrl) {
+    for (const f of [workDb, `${workDb}-wal`, `${workDb}-shm`]) rmSync(f, { force: true });
+    copyFileSync(seededDb, workDb);
+  }
   const { loadConfig } = (await import(`${dir}/server/src/config.ts`)) as typeof import('../server/src/config');
   const { createContext, migrateToLatest } = (await import(`${dir}/server/src/context.ts`)) as typeof import('../server/src/context');
   const { buildApp } = (await import(`${dir}/server/src/app.ts`)) as typeof import('../server/src/app');
-  const ctx = createContext(loadConfig({ ...seed.env, DATABASE_URL: `sqlite:${workDb}` }));
+  const ctx = createContext(loadConfig({ ...seed.env, DATABASE_URL: postgresUrl ?? `sqlite:${workDb}` }));
   await migrateToLatest(ctx);
   const app = await buildApp(ctx);
   await app.listen({ port: 0, host: '127.0.0.1' });

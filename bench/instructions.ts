@@ -25,8 +25,13 @@
  *
  *   BENCH_INSTR_CHECKS=3000 BENCH_INSTR_WARM=1500 BENCH_INSTR_USERS=100000 BENCH_INSTR_IN_FLIGHT=50
  *   (fewer in flight: smaller groups, as in the open loop)
+ *   BENCH_INSTR_DB=postgres: each checkout's server on its own copy of a seeded PostgreSQL database
+ *   (127.0.0.1:5432, TEST_POSTGRES_URL) instead of SQLite. PostgreSQL's own work is in another
+ *   process, outside the count: the figures are the Node process's (its JavaScript, pg's protocol).
+ *   BENCH_INSTR_KEEP=<dir>: keep each checkout's callgrind file there, for callgrind_annotate.
  */
 import { spawn } from 'node:child_process';
+import pg from 'pg';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -43,6 +48,20 @@ if (dirs.length === 0) {
   process.exit(2);
 }
 const CHECKS = Number(process.env.BENCH_INSTR_CHECKS ?? 3_000);
+const POSTGRES = process.env.BENCH_INSTR_DB === 'postgres';
+const PG_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const pgPrefix = `sixdigit_instr_${process.pid}`;
+/** A database's URL on the admin URL's server. */
+const pgUrl = (name: string) => Object.assign(new URL(PG_ADMIN_URL), { pathname: `/${name}` }).toString();
+async function admin(statement: string): Promise<void> {
+  const client = new pg.Client({ connectionString: PG_ADMIN_URL });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
 const USERS = Number(process.env.BENCH_INSTR_USERS ?? 100_000);
 const work = mkdtempSync(join(tmpdir(), 'sixdigit-bench-instr-'));
 const env = {
@@ -58,7 +77,8 @@ const env = {
 /** One business, credit for every check, USERS enrolled users (this checkout's schema). */
 async function seed(file: string): Promise<{ apiKey: string; secret: string }> {
   const secret = new Secret({ size: 20 }).base32;
-  const ctx = createContext(loadConfig({ ...env, DATABASE_URL: `sqlite:${file}` }));
+  if (POSTGRES) await admin(`create database ${pgPrefix}_seed`);
+  const ctx = createContext(loadConfig({ ...env, DATABASE_URL: POSTGRES ? pgUrl(`${pgPrefix}_seed`) : `sqlite:${file}` }));
   await migrateToLatest(ctx);
   const { apiKey } = await seedBusiness(ctx, secret, 0, USERS, 10_000_000, 100_000_000);
   // Closing the last connection copies the WAL back into the file.
@@ -105,7 +125,10 @@ try {
   const results = await Promise.all(
     dirs.map(async (dir, k) => {
       const outFile = join(work, `callgrind.${k}`);
-      await run('valgrind', ['--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${outFile}`, process.execPath, ...nodeFlags, 'bench/instructions-server.ts', dir, seeded, seedFile, join(work, `${k}.db`)], process.cwd());
+      const database = POSTGRES && !YARDSTICKS.has(dir) ? `${pgPrefix}_${k}` : null;
+      if (database) await admin(`create database ${database} template ${pgPrefix}_seed`);
+      await run('valgrind', ['--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${outFile}`, process.execPath, ...nodeFlags, 'bench/instructions-server.ts', dir, seeded, seedFile, join(work, `${k}.db`), ...(database ? [pgUrl(database)] : [])], process.cwd());
+      if (process.env.BENCH_INSTR_KEEP) await run('cp', [outFile, join(process.env.BENCH_INSTR_KEEP, `callgrind.${k}`)]);
       return { dir, ...(await split(outFile)) };
     }),
   );
@@ -114,9 +137,12 @@ try {
   const bare = results.find((r) => r.dir === 'bare');
   const ceiling = results.find((r) => r.dir === 'ceiling');
   const ratio = (r: (typeof results)[number]) => (bare && ceiling ? ((mutator(r) - mutator(bare)) / (mutator(ceiling) - mutator(bare))).toFixed(2) : '—');
-  console.log(`instructions per check (${CHECKS} checks, ${USERS} users, ${process.env.BENCH_INSTR_IN_FLIGHT ?? 50} in flight; server and client)`);
+  console.log(`instructions per check (${POSTGRES ? 'PostgreSQL, ' : ''}${CHECKS} checks, ${USERS} users, ${process.env.BENCH_INSTR_IN_FLIGHT ?? 50} in flight; server and client)`);
   console.log('| checkout | mutator | × ceiling beyond Node\'s HTTP | compiler | gc | total | sqlite |\n|---|---|---|---|---|---|---|');
   for (const r of results) console.log(`| ${r.dir} | ${k(mutator(r))} | ${ratio(r)} | ${k(r.compiler)} | ${k(r.gc)} | ${k(r.total)} | ${k(r.sqlite)} |`);
 } finally {
   rmSync(work, { recursive: true, force: true });
+  if (POSTGRES) {
+    for (const k of ['seed', ...dirs.keys()]) await admin(`drop database if exists ${pgPrefix}_${k} with (force)`).catch(() => {});
+  }
 }
