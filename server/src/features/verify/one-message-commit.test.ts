@@ -7,11 +7,9 @@ import { createTestApp, type TestApp } from '../../../../test/support/db';
 import { balancePaise, bearer, createBusiness, fund, totpCode, wrongCode, enrolMany as enrolManyUsers } from '../../../../test/support/verify-api';
 import { newId } from '../../lib/ids';
 import { ledgerTotals } from '../credits/repo';
-import { GroupCommitted, inCheckTransaction, readGroup, recordChecksAndCommit } from './repo';
-import { newTimeOrderedId } from '../../lib/ids';
 
 /**
- * PostgreSQL: a live group's write carries COMMIT in the same message (repo.recordChecksAndCommit),
+ * PostgreSQL: a live group's write carries COMMIT in the same message (pg-group-write.ts),
  * and a group that needs the careful path — a business that cannot pay, a debit crossing a line
  * with a mail or an event behind it, a business with live webhook endpoints — is refused by the
  * database, kept nowhere, and written again the careful way.
@@ -20,16 +18,25 @@ describe.skipIf(!inject('postgresAvailable'))('verify: one-message write and com
   let t: TestApp;
   /** Every simple-protocol text the app sent, in order (the group's messages are plain strings). */
   let sent: string[] = [];
+  /** When set, what the group write's message answers in place of its real result (after it ran). */
+  let afterWrite: ((result: unknown) => unknown) | null = null;
   const realQuery = pg.Client.prototype.query;
   beforeAll(async () => {
     t = await createTestApp('postgres');
     vi.spyOn(pg.Client.prototype, 'query').mockImplementation(function (this: pg.Client, ...args: unknown[]) {
-      if (typeof args[0] === 'string') sent.push(args[0]);
-      return (realQuery as (...a: unknown[]) => unknown).apply(this, args) as never;
+      const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: unknown } | null)?.text;
+      if (typeof text === 'string' && (typeof args[0] === 'string' || !(args[0] as { name?: string }).name)) sent.push(text);
+      const result = (realQuery as (...a: unknown[]) => unknown).apply(this, args) as never;
+      const replace = afterWrite;
+      if (replace && typeof text === 'string' && text.includes('sixdigit_record_group(') && /;\s*commit$/.test(text.trimEnd())) {
+        return (result as Promise<unknown>).then(replace) as never;
+      }
+      return result;
     });
   });
   afterEach(() => {
     sent = [];
+    afterWrite = null;
   });
   afterAll(async () => {
     vi.restoreAllMocks();
@@ -294,23 +301,14 @@ describe.skipIf(!inject('postgresAvailable'))('verify: one-message write and com
   it('a failure after the group committed is reported as committed (never taken for "nothing kept" and written twice)', async () => {
     const biz = await business('Committed Ltd', 1_000);
     const [user] = await enrolMany(biz.businessId, 1);
-    const now = new Date();
-    const id = newTimeOrderedId('ver');
-    const failure = await inCheckTransaction(t.ctx.database, async (tx) => {
-      const { enrolments } = await readGroup(tx, [{ businessId: biz.businessId, livemode: true, externalUserId: user!.userId }], new Date(now.getTime() - 900_000), 5);
-      const enrolment = [...enrolments.values()][0]!;
-      await recordChecksAndCommit(
-        tx,
-        [{ id, businessId: biz.businessId, externalUserId: user!.userId, mode: 'managed', method: 'totp', purpose: null, status: 'verified', costPaise: 10, responseTimeMs: 1, createdAt: now, livemode: true, replayUnlessAdvanced: { enrolmentId: enrolment.id, step: 1 } }],
-        new Map([[biz.businessId, 10]]),
-        now,
-        { lowBalancePaise: LOW_BALANCE_THRESHOLD_PAISE, depletedBelowPaise: 10 },
-      );
-      // Anything after the in-message COMMIT is outside the transaction: refused, and reported as committed.
-      await tx.kysely.selectFrom('business').select('id').execute();
-    }).catch((err: unknown) => err);
-    expect(failure).toBeInstanceOf(GroupCommitted);
-    expect(await t.ctx.db.selectFrom('totp_verification').select('id').where('business_id', '=', biz.businessId).execute()).toEqual([{ id }]);
+    // The write and its COMMIT ran; what came back cannot be read.
+    afterWrite = () => [{ rows: [], fields: [] }, { rows: [], fields: [] }];
+    const [answer] = await verifyAll(biz.apiKey, [{ user_id: user!.userId, totp_code: totpCode(user!.secret) }]);
+    expect(answer!.statusCode).toBe(500);
+    expect(answer!.json().error.code).toBe('internal_error');
+    // Recorded and charged once: not written again the careful way.
+    expect(writes()).toHaveLength(1);
+    expect(await t.ctx.db.selectFrom('totp_verification').select('status').where('business_id', '=', biz.businessId).execute()).toEqual([{ status: 'verified' }]);
     expect(await balancePaise(t.ctx, biz.businessId)).toBe(990);
     await expectLedgerExact(biz.businessId);
   });

@@ -29,8 +29,6 @@ export interface CheckTx {
 interface PinnedConnection {
   client: pg.PoolClient;
   begun: boolean;
-  /** the group's write carried COMMIT (recordChecksAndCommit): the transaction is over */
-  committed: boolean;
   kysely: Kysely<Database>;
 }
 
@@ -39,13 +37,11 @@ const pinnedConnections = new WeakMap<pg.PoolClient, PinnedConnection>();
 function pin(client: pg.PoolClient): PinnedConnection {
   let pinned = pinnedConnections.get(client);
   if (!pinned) {
-    const state = { client, begun: false, committed: false } as PinnedConnection;
+    const state = { client, begun: false } as PinnedConnection;
     // Kysely over this one connection: every statement first makes sure the transaction has
     // begun; releasing is left to inCheckTransaction.
     const onTransaction = {
       async query(...args: Parameters<pg.PoolClient['query']>) {
-        // Anything after a committed write would run outside the group's transaction.
-        if (state.committed) throw new Error('a statement after the group was committed');
         if (!state.begun) {
           state.begun = true;
           await client.query('BEGIN');
@@ -60,7 +56,6 @@ function pin(client: pg.PoolClient): PinnedConnection {
     pinnedConnections.set(client, (pinned = state));
   }
   pinned.begun = false;
-  pinned.committed = false;
   return pinned;
 }
 
@@ -79,11 +74,9 @@ export async function inCheckTransaction<T>(database: Db, work: (tx: CheckTx) =>
     let broken: Error | undefined;
     try {
       const result = await work({ run: pinned.kysely, kysely: pinned.kysely, dialect: 'postgres', pinned });
-      if (pinned.begun && !pinned.committed) await client.query('COMMIT');
+      if (pinned.begun) await client.query('COMMIT');
       return result;
     } catch (err) {
-      // The group's write carried COMMIT: what failed after it must not be taken for "nothing kept".
-      if (pinned.committed) throw new GroupCommitted(err);
       // A failed COMMIT has already ended the transaction; ROLLBACK then only warns.
       if (pinned.begun) await client.query('ROLLBACK').catch((e: Error) => (broken = e));
       throw err;
@@ -545,16 +538,8 @@ export async function readGroup(tx: CheckTx, users: UserRef[], since: Date, limi
     const found = users.filter((u) => enrolments.has(userKey(u.businessId, u.livemode, u.externalUserId)));
     return { enrolments, recent: await recentChecksForUsers(tx, found, since, limit) };
   }
-  const lit = (value: string) => {
-    if (typeof value !== 'string') throw new Error(`not a text value: ${typeof value}`);
-    return pinned.client.escapeLiteral(value);
-  };
-  if (!Number.isInteger(limit) || limit < 1) throw new Error(`not a row limit: ${limit}`);
-  const usersArgs = `array[${users.map((u) => lit(u.businessId)).join(',')}]::text[], array[${users.map((u) => (u.livemode ? 'true' : 'false')).join(',')}]::boolean[], array[${users.map((u) => lit(u.externalUserId)).join(',')}]::text[]`;
   pinned.begun = true;
-  const results = (await pinned.client.query(`begin;
-    select * from sixdigit_group_enrolments(${usersArgs});
-    select * from sixdigit_group_recent_checks(${usersArgs}, ${lit(since.toISOString())}::timestamptz, ${limit})`)) as unknown as [pg.QueryResult, pg.QueryResult<EnrolmentRow>, pg.QueryResult<RecentRow>];
+  const results = (await pinned.client.query(readGroupMessage(pinned.client, users, since, limit))) as unknown as [pg.QueryResult, pg.QueryResult<EnrolmentRow>, pg.QueryResult<RecentRow>];
   const enrolments = new Map<string, Enrolment>();
   for (const row of results[1].rows) enrolments.set(userKey(row.business_id, toBoolean(row.livemode), row.external_user_id), toEnrolment(row));
   // The history of users not enrolled is not wanted (their checks are refused as not found).
@@ -708,8 +693,7 @@ export async function recordChecks(
   const bind = (value: unknown, type: string) => `$${parameters.push(value)}::${type}`;
   const text = recordGroupCall(
     { text: (values) => bind(values, 'text[]'), numbers: (values, type) => bind(values, `${type}[]`), booleans: (values) => bind(values, 'boolean[]'), at: bind(now, 'timestamptz') },
-    verifications,
-    amounts,
+    groupColumns(verifications, amounts),
     null,
   );
   return groupWriteResult((await tx.kysely.executeQuery<GroupWriteRow>(CompiledQuery.raw(text, parameters))).rows);
@@ -745,6 +729,51 @@ interface ValueWriter {
   at: string;
 }
 
+/** The group's write's values, column by column (sixdigit_record_group's parameters). */
+export interface GroupColumns {
+  stepEnrolmentIds: string[];
+  steps: number[];
+  ids: string[];
+  businessIds: string[];
+  userIds: Array<string | null>;
+  modes: string[];
+  methods: string[];
+  purposes: Array<string | null>;
+  statuses: string[];
+  costs: number[];
+  responseMs: number[];
+  /** per record: the enrolment whose step must advance, else the record is a replay */
+  replayUnless: Array<string | null>;
+  livemodes: boolean[];
+  /** the businesses to debit, in id order, and their amounts */
+  debitIds: string[];
+  amounts: number[];
+}
+
+/** The careful way's records (with their replay guards) and debits as the group write's columns. */
+function groupColumns(verifications: Array<Verification & { replayUnlessAdvanced: ReplayGuard | null }>, amounts: Map<string, number>): GroupColumns {
+  const steps = verifications.flatMap((v) => (v.replayUnlessAdvanced ? [v.replayUnlessAdvanced] : []));
+  const ids = [...amounts.keys()].sort();
+  const col = <K extends keyof Verification>(k: K) => verifications.map((v) => v[k]);
+  return {
+    stepEnrolmentIds: steps.map((x) => x.enrolmentId),
+    steps: steps.map((x) => x.step),
+    ids: col('id'),
+    businessIds: col('businessId'),
+    userIds: col('externalUserId'),
+    modes: col('mode'),
+    methods: col('method'),
+    purposes: col('purpose'),
+    statuses: col('status'),
+    costs: col('costPaise'),
+    responseMs: col('responseTimeMs'),
+    replayUnless: verifications.map((v) => v.replayUnlessAdvanced?.enrolmentId ?? null),
+    livemodes: col('livemode'),
+    debitIds: ids,
+    amounts: ids.map((id) => amounts.get(id)!),
+  };
+}
+
 /**
  * The group's write: one call of sixdigit_record_group (migration 20261126070000: writable CTEs,
  * the replay guard, the records, each business's debit), planned once per connection. `lines`
@@ -753,34 +782,89 @@ interface ValueWriter {
  * balance's CHECK constraint, or sixdigit_refuse_group for a debit crossing one of the lines or
  * the business's auto-refill threshold, or a business with live webhook endpoints).
  */
-function recordGroupCall(
-  w: ValueWriter,
-  verifications: Array<Verification & { replayUnlessAdvanced: ReplayGuard | null }>,
-  amounts: Map<string, number>,
-  lines: CrossingLines | null,
-): string {
-  const steps = verifications.flatMap((v) => (v.replayUnlessAdvanced ? [v.replayUnlessAdvanced] : []));
-  const ids = [...amounts.keys()].sort();
-  const col = <K extends keyof Verification>(k: K) => verifications.map((v) => v[k]);
+export function recordGroupCall(w: ValueWriter, c: GroupColumns, lines: CrossingLines | null): string {
   return `select * from sixdigit_record_group(${[
     w.at,
-    w.text(steps.map((x) => x.enrolmentId)),
-    w.numbers(steps.map((x) => x.step), 'bigint'),
-    w.text(col('id')),
-    w.text(col('businessId')),
-    w.text(col('externalUserId')),
-    w.text(col('mode')),
-    w.text(col('method')),
-    w.text(col('purpose')),
-    w.text(col('status')),
-    w.numbers(col('costPaise'), 'bigint'),
-    w.numbers(col('responseTimeMs'), 'double precision'),
-    w.text(verifications.map((v) => v.replayUnlessAdvanced?.enrolmentId ?? null)),
-    w.booleans(col('livemode')),
-    w.text(ids),
-    w.numbers(ids.map((id) => amounts.get(id)!), 'bigint'),
+    w.text(c.stepEnrolmentIds),
+    w.numbers(c.steps, 'bigint'),
+    w.text(c.ids),
+    w.text(c.businessIds),
+    w.text(c.userIds),
+    w.text(c.modes),
+    w.text(c.methods),
+    w.text(c.purposes),
+    w.text(c.statuses),
+    w.numbers(c.costs, 'bigint'),
+    w.numbers(c.responseMs, 'double precision'),
+    w.text(c.replayUnless),
+    w.booleans(c.livemodes),
+    w.text(c.debitIds),
+    w.numbers(c.amounts, 'bigint'),
     lines ? w.numbers([lines.lowBalancePaise, lines.depletedBelowPaise], 'bigint') : 'null::bigint[]',
   ].join(', ')})`;
+}
+
+/** What pg's escapeLiteral changes: a quote (doubled) or a backslash (doubled, and an E'' literal). */
+const NEEDS_ESCAPING = /['\\]/;
+
+/**
+ * Values written as literals into a simple-protocol message (which takes no parameters): text
+ * quoted by pg's escapeLiteral (the server's own quoting rules), numbers checked finite.
+ */
+export function literalValues(client: pg.ClientBase, now: Date): ValueWriter {
+  const text = (value: string | null) => {
+    if (value === null) return 'null';
+    if (typeof value !== 'string') throw new Error(`not a text value: ${typeof value}`);
+    // pg's escapeLiteral builds its answer a character at a time (~20k instructions a check in a
+    // group's messages); for text with no quote and no backslash that answer is the text in quotes.
+    return NEEDS_ESCAPING.test(value) ? client.escapeLiteral(value) : `'${value}'`;
+  };
+  const num = (value: number) => {
+    if (!Number.isFinite(value)) throw new Error(`not a finite number: ${value}`);
+    return String(value);
+  };
+  return {
+    text: (values) => `array[${values.map(text).join(',')}]::text[]`,
+    numbers: (values, type) => `array[${values.map(num).join(',')}]::${type}[]`,
+    booleans: (values) => `array[${values.map((b) => (b ? 'true' : 'false')).join(',')}]::boolean[]`,
+    at: `${text(now.toISOString())}::timestamptz`,
+  };
+}
+
+/** The group's users as the reads' three array literals (business ids, modes, user ids). */
+export function literalUsers(client: pg.ClientBase, users: UserRef[]): string {
+  const w = literalValues(client, new Date(0));
+  return `${w.text(users.map((u) => u.businessId))}, ${w.booleans(users.map((u) => u.livemode))}, ${w.text(users.map((u) => u.externalUserId))}`;
+}
+
+/**
+ * The group's two reads as one simple-protocol message, after `begin`: the enrolments, locked
+ * (in (business, user) order), then the throttle history. readGroup says why they stay two
+ * statements. Its results: [begin, enrolments, recent checks].
+ */
+export function readGroupMessage(client: pg.ClientBase, users: UserRef[], since: Date, limit: number): string {
+  if (!Number.isInteger(limit) || limit < 1) throw new Error(`not a row limit: ${limit}`);
+  const usersArgs = literalUsers(client, users);
+  return `begin;
+    select * from sixdigit_group_enrolments(${usersArgs});
+    select * from sixdigit_group_recent_checks(${usersArgs}, ${literalValues(client, since).at}, ${limit})`;
+}
+
+/**
+ * Why the one-message write failed, when it was a refusal (nothing kept, the group goes the
+ * careful way): a business that cannot pay (the balance's CHECK), or one that needs the careful
+ * way (sixdigit_refuse_group). Null for any other failure.
+ */
+export function groupWriteRefusal(err: unknown): { reason: 'cannot_pay' | 'needs_careful_path'; businessId: string | null } | null {
+  const e = err as { code?: string; message?: string; constraint?: string; detail?: string };
+  if (e.code === '23514' && e.constraint?.includes('balance')) {
+    // detail: "Failing row contains (<business id>, …)"
+    return { reason: 'cannot_pay', businessId: /Failing row contains \(([^,)]+)/.exec(e.detail ?? '')?.[1] ?? null };
+  }
+  if (e.code === 'P0001' && e.message?.startsWith('sixdigit: this group of checks needs the careful path')) {
+    return { reason: 'needs_careful_path', businessId: /\(business ([^)]+)\)$/.exec(e.message)?.[1] ?? null };
+  }
+  return null;
 }
 
 /**
@@ -829,70 +913,6 @@ export async function recordedVerificationIds(db: Executor, ids: string[]): Prom
 export interface CrossingLines {
   lowBalancePaise: number;
   depletedBelowPaise: number;
-}
-
-/**
- * recordChecks for a live PostgreSQL group on a pinned connection: the same writable CTEs and
- * COMMIT (and BEGIN, when no read carried it) in ONE simple-protocol message, so the balance rows are locked
- * only while PostgreSQL runs it (before, they stayed locked while the answer travelled to Node,
- * waited for the event loop and COMMIT came back). Such a message cannot stop halfway to ask Node,
- * so it fails — the COMMIT after a failed statement is never run, and nothing is kept — when the
- * group needs the careful path: a business that cannot pay (the balance's CHECK constraint), a
- * debit that crosses a line (`lines` or the business's auto-refill threshold), or a business with
- * a live webhook endpoint (its events are written by the careful path). Then GroupRefused is
- * thrown and the caller rolls back. The simple protocol takes no parameters: values are written
- * as literals, quoted by pg's escapeLiteral, numbers checked finite.
- */
-export async function recordChecksAndCommit(
-  tx: CheckTx,
-  verifications: Array<Verification & { replayUnlessAdvanced: ReplayGuard | null }>,
-  amounts: Map<string, number>,
-  now: Date,
-  lines: CrossingLines,
-): Promise<{ advanced: Set<string>; debited: Map<string, Debited> }> {
-  const pinned = tx.pinned;
-  if (!pinned || pinned.committed || amounts.size === 0 || verifications.some((v) => !v.livemode)) {
-    throw new Error('recordChecksAndCommit needs a live group on a pinned PostgreSQL connection');
-  }
-  // A group that read nothing (stateless checks only) has not begun: BEGIN rides along too.
-  const begin = pinned.begun ? '' : 'begin;\n';
-  const client = pinned.client;
-  const text = (value: string | null) => {
-    if (value === null) return 'null';
-    if (typeof value !== 'string') throw new Error(`not a text value: ${typeof value}`);
-    return client.escapeLiteral(value);
-  };
-  const num = (value: number) => {
-    if (!Number.isFinite(value)) throw new Error(`not a finite number: ${value}`);
-    return String(value);
-  };
-  const literals: ValueWriter = {
-    text: (values) => `array[${values.map(text).join(',')}]::text[]`,
-    numbers: (values, type) => `array[${values.map(num).join(',')}]::${type}[]`,
-    booleans: (values) => `array[${values.map((b) => (b ? 'true' : 'false')).join(',')}]::boolean[]`,
-    at: `${text(now.toISOString())}::timestamptz`,
-  };
-  const message = `${begin}${recordGroupCall(literals, verifications, amounts, lines)};\n    commit`;
-  let written: pg.QueryResult<GroupWriteRow>;
-  pinned.begun = true;
-  try {
-    const results = (await client.query(message)) as unknown as pg.QueryResult[];
-    written = results[results.length - 2] as pg.QueryResult<GroupWriteRow>;
-  } catch (err) {
-    const e = err as { code?: string; message?: string; constraint?: string; detail?: string };
-    if (e.code === '23514' && e.constraint?.includes('balance')) {
-      // detail: "Failing row contains (<business id>, …)"
-      throw new GroupRefused('cannot_pay', /Failing row contains \(([^,)]+)/.exec(e.detail ?? '')?.[1] ?? null);
-    }
-    if (e.code === 'P0001' && e.message?.startsWith('sixdigit: this group of checks needs the careful path')) {
-      throw new GroupRefused('needs_careful_path', /\(business ([^)]+)\)$/.exec(e.message)?.[1] ?? null);
-    }
-    // No SQLSTATE: the connection failed, and the COMMIT may have run.
-    if (!e.code) throw new GroupOutcomeUnknown(verifications.map((v) => v.id), err);
-    throw err;
-  }
-  pinned.committed = true;
-  return groupWriteResult(written.rows);
 }
 
 function stripReplay(v: Verification & { replayUnlessAdvanced: unknown }): Verification {

@@ -12,8 +12,10 @@ import { enqueueEvent } from '../webhooks/events';
 import { DEFAULT_WINDOW, THROTTLE_FAILURES, THROTTLE_WINDOW_MS, decideCode, decideStateless, encryptionContext, notEnrolled, throttleRefusal, type Refusal } from './decide';
 import { GroupCommit } from './group-commit';
 import * as repo from './repo';
+import type { LiveGroupWriter, WriterCheck } from './live-group';
+import { PgLiveGroupWriter } from './pg-group-write';
 import { createLiveGroupWrite } from './sqlite-group-write';
-import { SqliteGroupWriter, SqliteLoopWriter, WriterLost, type LiveGroupWriter, type WriterCheck } from './sqlite-writer';
+import { SqliteGroupWriter, SqliteLoopWriter, WriterLost } from './sqlite-writer';
 import {
   BACKUP_CODE_COUNT,
   DEFAULT_TOTP,
@@ -405,8 +407,8 @@ function groupsOf(ctx: AppContext): GroupCommit<PendingCheck, ApiResult> {
   let g = groups.get(ctx);
   if (!g) {
     g = new GroupCommit((_, items) => writeGroup(ctx, items), {
-      // As many groups in flight as SQLite's writer takes (`inFlight`: one on the event loop, whose
-      // group write is one synchronous call). On PostgreSQL two groups overlap: one reads while
+      // As many groups in flight as the live writer takes (`inFlight`: one on SQLite's event loop,
+      // whose group write is one synchronous call). On PostgreSQL two groups overlap: one reads while
       // the other writes. The writes queue on the balance row (from the debit to the end
       // of the commit's flush), so more groups in flight only make each smaller: measured on one
       // business, 2 in flight gave 6,586 checks/s closed-loop (4: 5,695; 1: 5,672) and kept up
@@ -416,7 +418,7 @@ function groupsOf(ctx: AppContext): GroupCommit<PendingCheck, ApiResult> {
       // 91 µs against 58 µs with two, in bench/verify-path.ts). With two, a group the thread
       // refused is written the careful way after the next one: one user's double submit may then
       // answer the second request 'verified' and the first 'replayed' (still one per step).
-      maxInFlight: sqliteWriterOf(ctx)?.inFlight ?? 2,
+      maxInFlight: liveWriterOf(ctx)?.inFlight ?? 2,
       maxGroup: 256,
       distinctKey: (p) => ('user_id' in p.input ? repo.userKey(p.business.id, p.livemode, p.input.user_id) : null),
     });
@@ -430,11 +432,11 @@ async function writeGroup(ctx: AppContext, items: PendingCheck[]): Promise<Array
   let group = items.map((item, index) => ({ item, index }));
   const alone: typeof group = [];
   const careful = carefulUntil(ctx);
-  // The fast way: PostgreSQL's one-message write, or SQLite's one-call group write (on the event
-  // loop or its thread). Either refuses a group that needs the careful way (GroupRefused, nothing
-  // kept), which then takes it.
-  const writer = sqliteWriterOf(ctx);
-  let fastWay = ctx.database.dialect === 'postgres' || writer !== null;
+  // The fast way: the live group writer (PostgreSQL's two messages, or SQLite's one-call group
+  // write on the event loop or its thread). It refuses a group that needs the careful way
+  // (nothing kept), which then takes it.
+  const writer = liveWriterOf(ctx);
+  let fastWay = writer !== null;
   while (group.length > 0) {
     try {
       const now = new Date();
@@ -442,7 +444,7 @@ async function writeGroup(ctx: AppContext, items: PendingCheck[]): Promise<Array
       const outcomes =
         fast && writer
           ? await writeInOneCall(writer, group.map((g) => g.item))
-          : await repo.inCheckTransaction(ctx.database, (tx) => recordGroup(ctx, tx, group.map((g) => g.item), now, fast));
+          : await repo.inCheckTransaction(ctx.database, (tx) => recordGroup(ctx, tx, group.map((g) => g.item), now));
       if (outcomes === null) {
         // The group write rolled back on an error of its own: the careful way.
         fastWay = false;
@@ -489,39 +491,44 @@ async function writeGroup(ctx: AppContext, items: PendingCheck[]): Promise<Array
   return results;
 }
 
-const sqliteWriters = new WeakMap<AppContext, LiveGroupWriter | null>();
+const liveWriters = new WeakMap<AppContext, LiveGroupWriter | null>();
 /**
- * Who writes this context's live SQLite groups in one call: the writer thread when configured
- * (SQLITE_WRITER=thread, on a file; started with its first group), else the event loop on its
- * own connection. Null on PostgreSQL.
+ * Who writes this context's live groups in one go: on PostgreSQL, PgLiveGroupWriter; on SQLite,
+ * the writer thread when configured (SQLITE_WRITER=thread, on a file; started with its first
+ * group), else the event loop on its own connection.
  */
-export function sqliteWriterOf(ctx: AppContext): LiveGroupWriter | null {
-  let writer = sqliteWriters.get(ctx);
+export function liveWriterOf(ctx: AppContext): LiveGroupWriter | null {
+  let writer = liveWriters.get(ctx);
   if (writer === undefined) {
-    const database = ctx.config.database;
-    const statements = ctx.database.sqlite;
-    if (ctx.database.dialect !== 'sqlite' || database.kind !== 'sqlite' || !statements) writer = null;
-    else if (database.file !== ':memory:' && ctx.config.sqliteWriter === 'thread') {
-      const thread = new SqliteGroupWriter({
-        file: database.file,
-        encryptionKey: resolveEncryptionKey(ctx.config),
-        walAutocheckpointPages: database.checkpoints === 'thread' ? CHECKPOINT_BACKSTOP_PAGES : SQLITE_DEFAULT_AUTOCHECKPOINT_PAGES,
-      });
-      ctx.database.onClose(() => thread.close());
-      writer = thread;
-    } else {
-      // Held as Kysely holds it for any query: never inside another request's transaction.
-      writer = new SqliteLoopWriter(createLiveGroupWrite(statements, ctx.secrets), (work) => ctx.db.connection().execute(async () => work()));
-    }
-    sqliteWriters.set(ctx, writer);
+    writer = ctx.database.pgPool ? new PgLiveGroupWriter(ctx.database.pgPool, ctx.secrets) : sqliteWriterOf(ctx);
+    liveWriters.set(ctx, writer);
   }
   return writer;
 }
 
+function sqliteWriterOf(ctx: AppContext): LiveGroupWriter | null {
+  const database = ctx.config.database;
+  const statements = ctx.database.sqlite;
+  if (ctx.database.dialect !== 'sqlite' || database.kind !== 'sqlite' || !statements) return null;
+  if (database.file !== ':memory:' && ctx.config.sqliteWriter === 'thread') {
+    const thread = new SqliteGroupWriter({
+      file: database.file,
+      encryptionKey: resolveEncryptionKey(ctx.config),
+      walAutocheckpointPages: database.checkpoints === 'thread' ? CHECKPOINT_BACKSTOP_PAGES : SQLITE_DEFAULT_AUTOCHECKPOINT_PAGES,
+    });
+    ctx.database.onClose(() => thread.close());
+    return thread;
+  }
+  // Held as Kysely holds it for any query: never inside another request's transaction.
+  return new SqliteLoopWriter(createLiveGroupWrite(statements, ctx.secrets), (work) => ctx.db.connection().execute(async () => work()));
+}
+
 /**
- * A live group written by SQLite's one-call group write. Returns each check's answer, or null when
- * it rolled back on an error; throws GroupRefused when the group needs the careful way, and
- * GroupOutcomeUnknown when the writer thread died with it.
+ * A live group written by the live group writer. Returns each check's answer, or null when it
+ * rolled back on an error; throws GroupRefused when the group needs the careful way,
+ * GroupOutcomeUnknown when it may or may not have committed (SQLite's writer thread died with
+ * it, PostgreSQL's connection failed with the write in flight), GroupCommitted when something
+ * failed after its commit.
  */
 async function writeInOneCall(writer: LiveGroupWriter, items: PendingCheck[]): Promise<Array<ApiResult | Error> | null> {
   const checks = items.map((p): WriterCheck => {
@@ -547,11 +554,11 @@ async function writeInOneCall(writer: LiveGroupWriter, items: PendingCheck[]): P
   }
   if (reply.kind === 'refused') throw new repo.GroupRefused(reply.reason, reply.businessId);
   if (reply.kind === 'failed') return null;
-  const now = new Date(reply.now);
+  const at = new Date(reply.now).toISOString();
   return reply.outcomes.map((outcome, k) =>
     'refusal' in outcome
       ? refusalError(outcome.refusal)
-      : { statusCode: 200, body: answerBody(checks[k]!.id, outcome.status, items[k]!.requestId, now, outcome.balancePaise, true) },
+      : { statusCode: 200, body: answerBody(checks[k]!.id, outcome.status, items[k]!.requestId, at, outcome.balancePaise, true) },
   );
 }
 
@@ -593,7 +600,7 @@ type Status = repo.Verification['status'];
  * 429 throttled) are decided before anything is written, so they are free. Each statement
  * covers the whole group.
  */
-async function recordGroup(ctx: AppContext, tx: repo.CheckTx, items: PendingCheck[], now: Date, oneMessage = false): Promise<Array<ApiResult | Error>> {
+async function recordGroup(ctx: AppContext, tx: repo.CheckTx, items: PendingCheck[], now: Date): Promise<Array<ApiResult | Error>> {
   const outcomes: Array<ApiResult | Error> = new Array(items.length);
   const users = items.flatMap((p) => ('user_id' in p.input ? [{ businessId: p.business.id, livemode: p.livemode, externalUserId: p.input.user_id }] : []));
   const { enrolments, recent } = await repo.readGroup(tx, users, new Date(now.getTime() - THROTTLE_WINDOW_MS), THROTTLE_FAILURES);
@@ -652,12 +659,7 @@ async function recordGroup(ctx: AppContext, tx: repo.CheckTx, items: PendingChec
   for (const v of drafts) if (v.livemode) amounts.set(v.businessId, (amounts.get(v.businessId) ?? 0) + PAISE_PER_VERIFICATION);
   // The guard, the records and the debits (last but for the outbox rows: on PostgreSQL the
   // balance rows are locked only from here to the commit) in one go.
-  // On PostgreSQL, for a live group, the write carries COMMIT (recordChecksAndCommit): it refuses
-  // the group (GroupRefused, nothing kept) rather than let anything below need a statement.
-  const { advanced, debited } =
-    oneMessage && tx.pinned && amounts.size > 0 && drafts.every((v) => v.livemode)
-      ? await repo.recordChecksAndCommit(tx, drafts, amounts, now, { lowBalancePaise: LOW_BALANCE_THRESHOLD_PAISE, depletedBelowPaise: PAISE_PER_VERIFICATION })
-      : await repo.recordChecks(tx, drafts, amounts, now);
+  const { advanced, debited } = await repo.recordChecks(tx, drafts, amounts, now);
   const testBusinesses = [...new Set(drafts.filter((v) => !v.livemode).map((v) => v.businessId))];
   const testState = testBusinesses.length > 0 ? await repo.testModeState(tx, testBusinesses) : new Map<string, { balancePaise: number; hasWebhooks: boolean }>();
   const verifications = drafts.map((v): repo.Verification => ({
@@ -683,6 +685,7 @@ async function recordGroup(ctx: AppContext, tx: repo.CheckTx, items: PendingChec
   for (const [id, paid] of debited) await startRefillOnCrossing(tx.kysely, id, paid.autoRefill, paid.balancePaise + amounts.get(id)!, paid.balancePaise, now);
   // Each answer carries the balance right after its own charge.
   const balances = new Map([...debited].map(([id, d]) => [id, d.balancePaise + amounts.get(id)!]));
+  const at = now.toISOString();
   for (const [k, v] of verifications.entries()) {
     let balance: number;
     if (v.livemode) {
@@ -701,7 +704,7 @@ async function recordGroup(ctx: AppContext, tx: repo.CheckTx, items: PendingChec
     outcomes[d.index] = {
       statusCode: 200,
       body: {
-        ...answerBody(v.id, v.status, items[d.index]!.requestId, now, balance, v.livemode),
+        ...answerBody(v.id, v.status, items[d.index]!.requestId, at, balance, v.livemode),
         ...(v.method === 'backup' && v.status === 'verified' ? { backup_codes_left: await repo.countUnusedBackupCodes(tx.kysely, d.enrolment!.id) } : {}),
       },
     };
@@ -709,14 +712,18 @@ async function recordGroup(ctx: AppContext, tx: repo.CheckTx, items: PendingChec
   return outcomes;
 }
 
-function answerBody(verificationId: string, status: Status, requestId: string, now: Date, balancePaise: number, livemode: boolean) {
+/** What a check costs, as the answer writes it: the same for every check of a mode. */
+const COST_TEXT = { live: paiseToDecimalString(priceOf(true)), test: paiseToDecimalString(priceOf(false)) };
+
+/** A check's answer; `at` is its group's time (ISO 8601), made once per group. */
+function answerBody(verificationId: string, status: Status, requestId: string, at: string, balancePaise: number, livemode: boolean) {
   return {
     verified: status === 'verified',
     status,
     verification_id: verificationId,
     request_id: requestId,
-    timestamp: now.toISOString(),
-    cost: paiseToDecimalString(priceOf(livemode)),
+    timestamp: at,
+    cost: livemode ? COST_TEXT.live : COST_TEXT.test,
     balance: paiseToDecimalString(balancePaise),
     livemode,
   };

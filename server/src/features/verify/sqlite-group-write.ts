@@ -1,6 +1,6 @@
 /**
  * A live group of checks read, decided and written in one synchronous call on one SQLite
- * connection: BEGIN IMMEDIATE, the two reads, the decisions (decide.ts), the replay guard, the
+ * connection: BEGIN IMMEDIATE, the two reads, the decisions (live-group.ts), the replay guard, the
  * records, one debit per business, COMMIT, with the statements of sqlite-group-sql.ts prepared
  * once. The writer thread (sqlite-writer.worker.ts) runs it on its own connection; the event
  * loop runs it on the main connection (SqliteLoopWriter), which skips the careful way's query
@@ -12,9 +12,9 @@ import type SQLite from 'better-sqlite3';
 import { LOW_BALANCE_THRESHOLD_PAISE, PAISE_PER_VERIFICATION } from '@common/pricing';
 import type { EnrolmentTable, VerificationStatus } from '../../db/types';
 import type { SecretBox } from '../../lib/crypto';
-import { crossesALine, decideCode, decideStateless, encryptionContext, notEnrolled, type ReplayGuard, THROTTLE_FAILURES, THROTTLE_WINDOW_MS, throttleRefusal } from './decide';
+import { crossesALine, THROTTLE_FAILURES, THROTTLE_WINDOW_MS } from './decide';
+import { decideLiveGroup, liveAmounts, type LiveEnrolment, liveUserKey, settleLiveGroup, type WriterCheck, type WriterReply } from './live-group';
 import { SQLITE_ADVANCE_STEP, sqliteAdvanceStepRow, SQLITE_DEBIT, SQLITE_ENROLMENTS, SQLITE_INSERT_VERIFICATION, SQLITE_RECENT_CHECKS, sqliteVerificationRow } from './sqlite-group-sql';
-import type { WriterCheck, WriterOutcome, WriterReply } from './sqlite-writer';
 
 /** A connection to prepare on: better-sqlite3's own, or the main connection's statement cache. */
 export interface GroupConnection {
@@ -23,24 +23,12 @@ export interface GroupConnection {
 }
 
 /** The columns a check needs (SQLITE_ENROLMENTS reads a few more). */
-type EnrolmentRow = Pick<EnrolmentTable, 'id' | 'business_id' | 'external_user_id' | 'secret_enc' | 'algorithm' | 'digits' | 'period'> & { row_id: number };
+type EnrolmentRow = LiveEnrolment & Pick<EnrolmentTable, 'business_id'>;
 
 interface DebitRow {
   balance_paise: number;
   auto_refill_threshold_paise: number | null;
   has_webhooks: number;
-}
-
-const userKey = (businessId: string, userId: string) => `${businessId}\n${userId}`;
-
-/** A decided check that will be recorded. */
-interface Draft {
-  check: WriterCheck;
-  index: number;
-  status: VerificationStatus;
-  externalUserId: string | null;
-  /** the replay guard: this enrolment's last step must advance to `step` */
-  guard: ReplayGuard | null;
 }
 
 /** The group write for this connection, its statements prepared once. */
@@ -59,7 +47,6 @@ export function createLiveGroupWrite(connection: GroupConnection, box: SecretBox
   return function writeLiveGroup(checks: WriterCheck[], receivedAt: number): WriterReply {
     const now = new Date();
     const nowMs = now.getTime();
-    const outcomes: WriterOutcome[] = new Array(checks.length);
     // Someone else's transaction on this connection: nothing is touched (it is not ours to end).
     if (connection.inTransaction) return { kind: 'failed', message: 'the connection is inside another transaction' };
     let began = false;
@@ -72,17 +59,17 @@ export function createLiveGroupWrite(connection: GroupConnection, box: SecretBox
       const enrolments = new Map<string, EnrolmentRow>();
       if (managed.length > 0) {
         for (const row of statements.enrolments.all(JSON.stringify(managed.map((c) => [c.businessId, 1, c.userId]))) as EnrolmentRow[]) {
-          enrolments.set(userKey(row.business_id, row.external_user_id), row);
+          enrolments.set(liveUserKey(row.business_id, row.external_user_id), row);
         }
       }
-      const found = managed.filter((c) => enrolments.has(userKey(c.businessId, c.userId!)));
+      const found = managed.filter((c) => enrolments.has(liveUserKey(c.businessId, c.userId!)));
       const recent = new Map<string, Array<{ status: VerificationStatus; createdAt: Date }>>();
       if (found.length > 0) {
         const since = new Date(nowMs - THROTTLE_WINDOW_MS).toISOString();
         const rows = statements.recent.all(JSON.stringify(found.map((c) => [c.businessId, 1, c.userId])), since, THROTTLE_FAILURES) as Array<{ k: number; status: VerificationStatus; created_at: string }>;
         for (const row of rows) {
           const c = found[row.k]!;
-          const key = userKey(c.businessId, c.userId!);
+          const key = liveUserKey(c.businessId, c.userId!);
           const list = recent.get(key) ?? [];
           list.push({ status: row.status, createdAt: new Date(row.created_at) });
           recent.set(key, list);
@@ -90,27 +77,7 @@ export function createLiveGroupWrite(connection: GroupConnection, box: SecretBox
       }
 
       // The decisions, before any write.
-      const drafts: Draft[] = [];
-      for (const [index, check] of checks.entries()) {
-        if (check.secret !== null) {
-          drafts.push({ check, index, status: decideStateless(check.secret, check.code, check.window, nowMs).status, externalUserId: null, guard: null });
-          continue;
-        }
-        const key = userKey(check.businessId, check.userId!);
-        const enrolment = enrolments.get(key);
-        if (!enrolment) {
-          outcomes[index] = { refusal: notEnrolled(check.userId!) };
-          continue;
-        }
-        const throttled = throttleRefusal(recent.get(key) ?? [], now);
-        if (throttled) {
-          outcomes[index] = { refusal: throttled };
-          continue;
-        }
-        const secret = box.decrypt(enrolment.secret_enc, encryptionContext(check.businessId, check.userId!, true));
-        const decided = decideCode(secret, check.code, enrolment, check.window, nowMs);
-        drafts.push({ check, index, status: decided.status, externalUserId: enrolment.external_user_id, guard: decided.step === undefined ? null : { enrolmentId: enrolment.id, rowId: enrolment.row_id, step: decided.step } });
-      }
+      const { drafts, outcomes } = decideLiveGroup(checks, enrolments, recent, box, now);
       if (drafts.length === 0) {
         statements.commit.run();
         return { kind: 'written', now: nowMs, outcomes };
@@ -138,8 +105,7 @@ export function createLiveGroupWrite(connection: GroupConnection, box: SecretBox
           }),
         );
       }
-      const amounts = new Map<string, number>();
-      for (const d of drafts) amounts.set(d.check.businessId, (amounts.get(d.check.businessId) ?? 0) + PAISE_PER_VERIFICATION);
+      const amounts = liveAmounts(drafts, PAISE_PER_VERIFICATION);
       const balances = new Map<string, number>();
       // In id order, as every writer takes them.
       for (const businessId of [...amounts.keys()].sort()) {
@@ -154,11 +120,7 @@ export function createLiveGroupWrite(connection: GroupConnection, box: SecretBox
         // Each answer carries the balance right after its own charge.
         balances.set(businessId, row.balance_paise + amount);
       }
-      for (const d of drafts) {
-        const balance = balances.get(d.check.businessId)! - PAISE_PER_VERIFICATION;
-        balances.set(d.check.businessId, balance);
-        outcomes[d.index] = { status: d.status, balancePaise: balance };
-      }
+      settleLiveGroup(drafts, outcomes, balances, PAISE_PER_VERIFICATION);
       statements.commit.run();
       return { kind: 'written', now: nowMs, outcomes };
     } catch (err) {

@@ -4,7 +4,7 @@ import { LOW_BALANCE_THRESHOLD_PAISE } from '@common/pricing';
 import { createTestApp, type TestApp } from '../../../../test/support/db';
 import { balancePaise, bearer, createBusiness, enrolMany, fund, totpCode, wrongCode } from '../../../../test/support/verify-api';
 import { ledgerTotals } from '../credits/repo';
-import { sqliteWriterOf } from './service';
+import { liveWriterOf } from './service';
 import { SqliteGroupWriter, SqliteLoopWriter, type LiveGroupWriter } from './sqlite-writer';
 
 /**
@@ -42,7 +42,7 @@ describe.each(writers)('verify: SQLite live groups in one call, $where [sqlite]'
   let writer: LiveGroupWriter;
   beforeAll(async () => {
     t = await createTestApp('sqlite', env);
-    writer = sqliteWriterOf(t.ctx)!;
+    writer = liveWriterOf(t.ctx)!;
   });
   afterAll(async () => {
     await t?.close();
@@ -198,7 +198,7 @@ describe('verify: the SQLite writer thread, lost and paused [sqlite]', () => {
   let writer: SqliteGroupWriter;
   beforeAll(async () => {
     t = await createTestApp('sqlite', { SQLITE_WRITER: 'thread' });
-    writer = sqliteWriterOf(t.ctx) as SqliteGroupWriter;
+    writer = liveWriterOf(t.ctx) as SqliteGroupWriter;
   });
   afterAll(async () => {
     await t?.close();

@@ -1,7 +1,3 @@
-import { Worker } from 'node:worker_threads';
-import type { VerificationStatus } from '../../db/types';
-import type { Refusal } from './decide';
-
 /**
  * SQLite's live groups, each read, decided and written in one synchronous call
  * (sqlite-group-write.ts): on the event loop's connection (SqliteLoopWriter, the default), or on
@@ -15,33 +11,10 @@ import type { Refusal } from './decide';
  * write refuses: it rolls back and the caller writes the group the careful way, as PostgreSQL's
  * one-message write does.
  */
+import { Worker } from 'node:worker_threads';
+import type { LiveGroupWriter, WriterCheck, WriterReply } from './live-group';
 
-/** One check of a group, as it crosses to the thread. */
-export interface WriterCheck {
-  /** the verification's id, made here: a group whose answer never came can be looked up */
-  id: string;
-  businessId: string;
-  /** managed mode: the enrolled user; null in stateless mode */
-  userId: string | null;
-  /** the TOTP code (managed) or token (stateless) */
-  code: string;
-  /** stateless mode: the caller's secret */
-  secret: string | null;
-  window: number;
-  purpose: string | null;
-  /** ms since the request started, when the group was sent (threads have their own clocks: the thread adds its own time) */
-  elapsedMs: number;
-}
-
-export type WriterOutcome = { status: VerificationStatus; balancePaise: number } | { refusal: Refusal };
-
-export type WriterReply =
-  /** committed: each check's outcome, in order, and the group's time */
-  | { kind: 'written'; now: number; outcomes: WriterOutcome[] }
-  /** rolled back, nothing kept: the group goes the careful way */
-  | { kind: 'refused'; reason: 'cannot_pay' | 'needs_careful_path'; businessId: string }
-  /** rolled back, nothing kept: an error (SQLITE_BUSY after the busy timeout, a full disk, …) */
-  | { kind: 'failed'; message: string };
+export type { LiveGroupWriter, WriterCheck, WriterOutcome, WriterReply } from './live-group';
 
 export interface WriterRequest {
   seq: number;
@@ -60,15 +33,6 @@ export class WriterLost extends Error {
   constructor(override readonly cause: unknown) {
     super(`the SQLite writer thread stopped with a group in flight: ${cause instanceof Error ? cause.message : String(cause)}`);
   }
-}
-
-/** Who writes SQLite's live groups in one call: the event loop itself, or the writer thread. */
-export interface LiveGroupWriter {
-  write(checks: WriterCheck[]): Promise<WriterReply>;
-  /** Groups worth having in flight at once (GroupCommit's maxInFlight). */
-  readonly inFlight: number;
-  /** Groups by how they were answered. */
-  readonly counts: { written: number; refused: number; failed: number };
 }
 
 /**

@@ -1,0 +1,172 @@
+/**
+ * PostgreSQL's live groups, each in two messages on one pooled connection: BEGIN with the group's
+ * two reads, then the write with its COMMIT (sixdigit_record_group with the crossing lines: it
+ * fails rather than let a group need the careful way). Between them the group is decided as
+ * SQLite's is (live-group.ts). This is the careful way's PostgreSQL statements without its layers:
+ * no query builder, no per-check records and promises, rows read as arrays.
+ *
+ * What the careful way must do (a business that cannot pay, a debit crossing a line, live webhook
+ * endpoints) the write refuses: nothing is kept, and the caller writes the group the careful way.
+ * If the connection fails while the write is in flight, PostgreSQL may or may not have run the
+ * COMMIT: GroupOutcomeUnknown, and the caller looks the group's ids up before writing it again.
+ */
+import type pg from 'pg';
+import { LOW_BALANCE_THRESHOLD_PAISE, PAISE_PER_VERIFICATION } from '@common/pricing';
+import type { VerificationStatus } from '../../db/types';
+import type { SecretBox } from '../../lib/crypto';
+import { THROTTLE_FAILURES, THROTTLE_WINDOW_MS } from './decide';
+import { decideLiveGroup, liveAmounts, type LiveDraft, type LiveEnrolment, liveUserKey, settleLiveGroup, type LiveGroupWriter, type WriterCheck, type WriterReply } from './live-group';
+import { type GroupColumns, GroupCommitted, GroupOutcomeUnknown, groupWriteRefusal, literalValues, readGroupMessage, recordGroupCall } from './repo';
+
+type Rows = pg.QueryResult<unknown[]>;
+
+/** A result's column positions by name (rows come as arrays). */
+function columns<Name extends string>(result: Rows, names: readonly Name[]): Record<Name, number> {
+  const at = {} as Record<Name, number>;
+  for (const name of names) {
+    const index = result.fields.findIndex((f) => f.name === name);
+    if (index < 0) throw new Error(`the group's result has no column "${name}"`);
+    at[name] = index;
+  }
+  return at;
+}
+
+/** The drafts and debits as the write's columns. */
+function liveColumns(drafts: LiveDraft[], amounts: Map<string, number>, sinceReceivedMs: number): GroupColumns {
+  const c: GroupColumns = { stepEnrolmentIds: [], steps: [], ids: [], businessIds: [], userIds: [], modes: [], methods: [], purposes: [], statuses: [], costs: [], responseMs: [], replayUnless: [], livemodes: [], debitIds: [], amounts: [] };
+  for (const d of drafts) {
+    if (d.guard) {
+      c.stepEnrolmentIds.push(d.guard.enrolmentId);
+      c.steps.push(d.guard.step);
+    }
+    c.ids.push(d.check.id);
+    c.businessIds.push(d.check.businessId);
+    c.userIds.push(d.externalUserId);
+    c.modes.push(d.check.secret !== null ? 'stateless' : 'managed');
+    c.methods.push('totp');
+    c.purposes.push(d.check.purpose);
+    c.statuses.push(d.status);
+    c.costs.push(PAISE_PER_VERIFICATION);
+    c.responseMs.push(Math.round((d.check.elapsedMs + sinceReceivedMs) * 100) / 100);
+    c.replayUnless.push(d.guard?.enrolmentId ?? null);
+    c.livemodes.push(true);
+  }
+  c.debitIds = [...amounts.keys()].sort();
+  c.amounts = c.debitIds.map((id) => amounts.get(id)!);
+  return c;
+}
+
+const CROSSING_LINES = { lowBalancePaise: LOW_BALANCE_THRESHOLD_PAISE, depletedBelowPaise: PAISE_PER_VERIFICATION };
+
+export class PgLiveGroupWriter implements LiveGroupWriter {
+  /** One group reads while the other writes (service.ts, groupsOf, says what was measured). */
+  readonly inFlight = 2;
+  readonly counts = { written: 0, refused: 0, failed: 0 };
+
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly box: SecretBox,
+  ) {}
+
+  async write(checks: WriterCheck[]): Promise<WriterReply> {
+    const reply = await this.writeGroup(checks, performance.now());
+    this.counts[reply.kind]++;
+    if (reply.kind === 'failed') process.emitWarning(`a group of checks went the careful way: ${reply.message}`, { code: 'SIXDIGIT_PG_WRITER' });
+    return reply;
+  }
+
+  private async writeGroup(checks: WriterCheck[], receivedAt: number): Promise<WriterReply> {
+    let client: pg.PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (err) {
+      return { kind: 'failed', message: err instanceof Error ? err.message : String(err) };
+    }
+    let begun = false;
+    /** the connection is not fit to go back to the pool */
+    let broken: Error | undefined;
+    try {
+      const now = new Date();
+      const managed = checks.filter((c) => c.userId !== null);
+      const enrolments = new Map<string, LiveEnrolment>();
+      const recent = new Map<string, Array<{ status: VerificationStatus; createdAt: Date }>>();
+      if (managed.length > 0) {
+        begun = true;
+        const users = managed.map((c) => ({ businessId: c.businessId, livemode: true, externalUserId: c.userId! }));
+        const message = readGroupMessage(client, users, new Date(now.getTime() - THROTTLE_WINDOW_MS), THROTTLE_FAILURES);
+        const [, enrolled, history] = (await client.query({ text: message, rowMode: 'array' })) as unknown as [Rows, Rows, Rows];
+        const e = columns(enrolled, ['id', 'business_id', 'external_user_id', 'secret_enc', 'algorithm', 'digits', 'period'] as const);
+        for (const row of enrolled.rows) {
+          const enrolment = { id: row[e.id], external_user_id: row[e.external_user_id], secret_enc: row[e.secret_enc], algorithm: row[e.algorithm], digits: row[e.digits], period: row[e.period] } as LiveEnrolment;
+          enrolments.set(liveUserKey(row[e.business_id] as string, enrolment.external_user_id), enrolment);
+        }
+        const h = columns(history, ['business_id', 'external_user_id', 'status', 'created_at'] as const);
+        for (const row of history.rows) {
+          const key = liveUserKey(row[h.business_id] as string, row[h.external_user_id] as string);
+          let list = recent.get(key);
+          if (!list) recent.set(key, (list = []));
+          // Newest first, at most THROTTLE_FAILURES a user (the function's own limit).
+          list.push({ status: row[h.status] as VerificationStatus, createdAt: row[h.created_at] as Date });
+        }
+      }
+
+      const { drafts, outcomes } = decideLiveGroup(checks, enrolments, recent, this.box, now);
+      if (drafts.length === 0) {
+        if (begun) await client.query('commit');
+        begun = false;
+        return { kind: 'written', now: now.getTime(), outcomes };
+      }
+
+      const amounts = liveAmounts(drafts, PAISE_PER_VERIFICATION);
+      const write = recordGroupCall(literalValues(client, now), liveColumns(drafts, amounts, performance.now() - receivedAt), CROSSING_LINES);
+      // A group that read nothing (stateless checks only) has not begun: BEGIN rides along too.
+      const message = `${begun ? '' : 'begin;\n'}${write};\n    commit`;
+      begun = true;
+      let written: Rows;
+      try {
+        const results = (await client.query({ text: message, rowMode: 'array' })) as unknown as Rows[];
+        written = results[results.length - 2]!;
+      } catch (err) {
+        const refusal = groupWriteRefusal(err);
+        if (refusal) {
+          // The failed statement ended the transaction's use; COMMIT never ran. Nothing is kept.
+          await client.query('rollback');
+          begun = false;
+          return { kind: 'refused', ...refusal };
+        }
+        // No SQLSTATE: the connection failed with the message in flight, and the COMMIT may have run.
+        if (!(err as { code?: string }).code) {
+          broken = err as Error;
+          throw new GroupOutcomeUnknown(checks.map((c) => c.id), err);
+        }
+        throw err;
+      }
+      begun = false;
+      // Committed: whatever fails from here must never be taken for "nothing kept".
+      try {
+        const w = columns(written, ['kind', 'id', 'balance_paise'] as const);
+        const advanced = new Set<string>();
+        const balances = new Map<string, number>();
+        for (const row of written.rows) {
+          if (row[w.kind] === 'adv') advanced.add(row[w.id] as string);
+          // Each answer carries the balance right after its own charge: from the balance before the debit.
+          else if (row[w.kind] === 'deb') balances.set(row[w.id] as string, Number(row[w.balance_paise]) + amounts.get(row[w.id] as string)!);
+        }
+        for (const id of amounts.keys()) if (!balances.has(id)) throw new Error(`business ${id} was not debited`);
+        // A guard that did not advance (another request took this step first): recorded as a replay.
+        for (const d of drafts) if (d.guard && !advanced.has(d.guard.enrolmentId)) d.status = 'replayed';
+        settleLiveGroup(drafts, outcomes, balances, PAISE_PER_VERIFICATION);
+        return { kind: 'written', now: now.getTime(), outcomes };
+      } catch (err) {
+        throw new GroupCommitted(err);
+      }
+    } catch (err) {
+      if (err instanceof GroupOutcomeUnknown || err instanceof GroupCommitted) throw err;
+      // A failed statement has left the transaction to be rolled back; ROLLBACK then only warns on a dead connection.
+      if (begun) await client.query('rollback').catch((e: Error) => (broken = e));
+      return { kind: 'failed', message: err instanceof Error ? err.message : String(err) };
+    } finally {
+      client.release(broken);
+    }
+  }
+}
