@@ -808,33 +808,32 @@ export function recordGroupCall(w: ValueWriter, c: GroupColumns, lines: Crossing
 const NEEDS_ESCAPING = /['\\]/;
 
 /**
- * Values written as literals into a simple-protocol message (which takes no parameters): text
- * quoted by pg's escapeLiteral (the server's own quoting rules), numbers checked finite.
+ * A text value as a literal in a simple-protocol message (which takes no parameters): quoted by
+ * pg's escapeLiteral (the server's own quoting rules).
  */
+function textLiteral(client: pg.ClientBase, value: string | null): string {
+  if (value === null) return 'null';
+  if (typeof value !== 'string') throw new Error(`not a text value: ${typeof value}`);
+  // pg's escapeLiteral builds its answer a character at a time (~10k instructions a check in a
+  // group's messages); for text with no quote and no backslash that answer is the text in quotes.
+  return NEEDS_ESCAPING.test(value) ? client.escapeLiteral(value) : `'${value}'`;
+}
+
+const textArrayLiteral = (client: pg.ClientBase, values: Array<string | null>) => `array[${values.map((v) => textLiteral(client, v)).join(',')}]::text[]`;
+const booleanArrayLiteral = (values: boolean[]) => `array[${values.map((b) => (b ? 'true' : 'false')).join(',')}]::boolean[]`;
+
+/** The group's values as literals: text by textLiteral, numbers checked finite. */
 export function literalValues(client: pg.ClientBase, now: Date): ValueWriter {
-  const text = (value: string | null) => {
-    if (value === null) return 'null';
-    if (typeof value !== 'string') throw new Error(`not a text value: ${typeof value}`);
-    // pg's escapeLiteral builds its answer a character at a time (~20k instructions a check in a
-    // group's messages); for text with no quote and no backslash that answer is the text in quotes.
-    return NEEDS_ESCAPING.test(value) ? client.escapeLiteral(value) : `'${value}'`;
-  };
   const num = (value: number) => {
     if (!Number.isFinite(value)) throw new Error(`not a finite number: ${value}`);
     return String(value);
   };
   return {
-    text: (values) => `array[${values.map(text).join(',')}]::text[]`,
+    text: (values) => textArrayLiteral(client, values),
     numbers: (values, type) => `array[${values.map(num).join(',')}]::${type}[]`,
-    booleans: (values) => `array[${values.map((b) => (b ? 'true' : 'false')).join(',')}]::boolean[]`,
-    at: `${text(now.toISOString())}::timestamptz`,
+    booleans: booleanArrayLiteral,
+    at: `${textLiteral(client, now.toISOString())}::timestamptz`,
   };
-}
-
-/** The group's users as the reads' three array literals (business ids, modes, user ids). */
-export function literalUsers(client: pg.ClientBase, users: UserRef[]): string {
-  const w = literalValues(client, new Date(0));
-  return `${w.text(users.map((u) => u.businessId))}, ${w.booleans(users.map((u) => u.livemode))}, ${w.text(users.map((u) => u.externalUserId))}`;
 }
 
 /**
@@ -844,10 +843,11 @@ export function literalUsers(client: pg.ClientBase, users: UserRef[]): string {
  */
 export function readGroupMessage(client: pg.ClientBase, users: UserRef[], since: Date, limit: number): string {
   if (!Number.isInteger(limit) || limit < 1) throw new Error(`not a row limit: ${limit}`);
-  const usersArgs = literalUsers(client, users);
+  // The users as three arrays: business ids, modes, user ids.
+  const usersArgs = `${textArrayLiteral(client, users.map((u) => u.businessId))}, ${booleanArrayLiteral(users.map((u) => u.livemode))}, ${textArrayLiteral(client, users.map((u) => u.externalUserId))}`;
   return `begin;
     select * from sixdigit_group_enrolments(${usersArgs});
-    select * from sixdigit_group_recent_checks(${usersArgs}, ${literalValues(client, since).at}, ${limit})`;
+    select * from sixdigit_group_recent_checks(${usersArgs}, ${textLiteral(client, since.toISOString())}::timestamptz, ${limit})`;
 }
 
 /**
