@@ -20,23 +20,29 @@ describe.skipIf(!inject('postgresAvailable'))('verify: one-message write and com
   let sent: string[] = [];
   /** When set, what the group write's message answers in place of its real result (after it ran). */
   let afterWrite: ((result: unknown) => unknown) | null = null;
+  /** When set, the next one-message group write fails as a dropped connection before it is sent. */
+  let loseWrite = false;
   const realQuery = pg.Client.prototype.query;
   beforeAll(async () => {
     t = await createTestApp('postgres');
     vi.spyOn(pg.Client.prototype, 'query').mockImplementation(function (this: pg.Client, ...args: unknown[]) {
       const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: unknown } | null)?.text;
       if (typeof text === 'string' && (typeof args[0] === 'string' || !(args[0] as { name?: string }).name)) sent.push(text);
+      const groupWrite = typeof text === 'string' && text.includes('sixdigit_record_group(') && /;\s*commit$/.test(text.trimEnd());
+      if (groupWrite && loseWrite) {
+        loseWrite = false;
+        return Promise.reject(new Error('Connection terminated unexpectedly')) as never;
+      }
       const result = (realQuery as (...a: unknown[]) => unknown).apply(this, args) as never;
       const replace = afterWrite;
-      if (replace && typeof text === 'string' && text.includes('sixdigit_record_group(') && /;\s*commit$/.test(text.trimEnd())) {
-        return (result as Promise<unknown>).then(replace) as never;
-      }
+      if (replace && groupWrite) return (result as Promise<unknown>).then(replace) as never;
       return result;
     });
   });
   afterEach(() => {
     sent = [];
     afterWrite = null;
+    loseWrite = false;
   });
   afterAll(async () => {
     vi.restoreAllMocks();
@@ -310,6 +316,34 @@ describe.skipIf(!inject('postgresAvailable'))('verify: one-message write and com
     expect(writes()).toHaveLength(1);
     expect(await t.ctx.db.selectFrom('totp_verification').select('status').where('business_id', '=', biz.businessId).execute()).toEqual([{ status: 'verified' }]);
     expect(await balancePaise(t.ctx, biz.businessId)).toBe(990);
+    await expectLedgerExact(biz.businessId);
+  });
+
+  it('a connection lost after the write ran is looked up, not written again: answered 500, recorded and charged once', async () => {
+    const biz = await business('Lost After Ltd', 1_000);
+    const users = await enrolMany(biz.businessId, 3);
+    afterWrite = () => {
+      throw new Error('Connection terminated unexpectedly');
+    };
+    const answers = await verifyAll(biz.apiKey, users.map((u) => ({ user_id: u.userId, totp_code: totpCode(u.secret) })));
+    expect(answers.map((a) => a.statusCode)).toEqual([500, 500, 500]);
+    // Only the one-message writes: nothing was written again the careful way.
+    expect(writes().every((m) => /;\s*commit$/.test(m.trimEnd()))).toBe(true);
+    const recorded = await t.ctx.db.selectFrom('totp_verification').select('status').where('business_id', '=', biz.businessId).execute();
+    expect(recorded).toEqual([{ status: 'verified' }, { status: 'verified' }, { status: 'verified' }]);
+    expect(await balancePaise(t.ctx, biz.businessId)).toBe(1_000 - 30);
+    await expectLedgerExact(biz.businessId);
+  });
+
+  it('a connection lost before the write reached PostgreSQL keeps nothing: the group is written again the careful way, charged once', async () => {
+    const biz = await business('Lost Before Ltd', 1_000);
+    const users = await enrolMany(biz.businessId, 3);
+    loseWrite = true;
+    const answers = await verifyAll(biz.apiKey, users.map((u) => ({ user_id: u.userId, totp_code: totpCode(u.secret) })));
+    expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200]);
+    expect(answers.every((a) => a.json().verified)).toBe(true);
+    expect(await balancePaise(t.ctx, biz.businessId)).toBe(1_000 - 30);
+    expect(await t.ctx.db.selectFrom('totp_verification').select('id').where('business_id', '=', biz.businessId).execute()).toHaveLength(3);
     await expectLedgerExact(biz.businessId);
   });
 
