@@ -73,7 +73,12 @@ function closing(destroy: () => Promise<void>): Pick<Db, 'onClose' | 'close'> {
 
 export function openDatabase(database: Config['database'], options: { poolSize?: number } = {}): Db {
   if (database.kind === 'postgres') {
-    const pool = new pg.Pool({ connectionString: database.url, max: options.poolSize ?? 10 });
+    const max = options.poolSize ?? 10;
+    // Connections are kept, not closed after 10 s idle (pg-pool's default): a new one costs a
+    // backend's start and its first plans of the group's functions, at the moment load rises (seen
+    // as new backends in the middle of a steady open-loop run). Idle ones do not hold a
+    // command-line process open.
+    const pool = new pg.Pool({ connectionString: database.url, max, min: max, allowExitOnIdle: true });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, dialect: 'postgres', pgPool: pool, ...closing(() => db.destroy()) };
   }
