@@ -50,8 +50,14 @@ export interface LiveGroupWriter {
 /** The columns of an enrolment a live check needs. */
 export type LiveEnrolment = Pick<EnrolmentTable, 'id' | 'external_user_id' | 'secret_enc' | 'algorithm' | 'digits' | 'period'> & { row_id?: number | null };
 
-/** A live check's (business, user) as one map key: a writer's reads are keyed by it. */
-export const liveUserKey = (businessId: string, userId: string) => `${businessId}\n${userId}`;
+/**
+ * A check's (business, mode, user) as one map key: one user_id may be enrolled in both modes. The
+ * careful way (repo.ts) and the writers key their reads by it; here, where SQLite's writer thread
+ * can import it without the query builder.
+ */
+export function userKey(businessId: string, livemode: boolean, externalUserId: string): string {
+  return `${businessId}\n${livemode ? 'live' : 'test'}\n${externalUserId}`;
+}
 
 /** A decided check that will be recorded. */
 export interface LiveDraft {
@@ -66,7 +72,7 @@ export interface LiveDraft {
 /**
  * The group's decisions, before any write: a refusal (not enrolled, throttled) goes straight into
  * `outcomes`; every other check becomes a draft to record. `enrolments` and `recent` are keyed by
- * liveUserKey(); `recent` holds each user's newest checks in the throttle window, newest first.
+ * userKey(); `recent` holds each user's newest checks in the throttle window, newest first.
  */
 export function decideLiveGroup(
   checks: WriterCheck[],
@@ -83,7 +89,7 @@ export function decideLiveGroup(
       drafts.push({ check, index, status: decideStateless(check.secret, check.code, check.window, nowMs).status, externalUserId: null, guard: null });
       continue;
     }
-    const key = liveUserKey(check.businessId, check.userId!);
+    const key = userKey(check.businessId, true, check.userId!);
     const enrolment = enrolments.get(key);
     if (!enrolment) {
       outcomes[index] = { refusal: notEnrolled(check.userId!) };

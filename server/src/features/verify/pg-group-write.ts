@@ -15,7 +15,7 @@ import { LOW_BALANCE_THRESHOLD_PAISE, PAISE_PER_VERIFICATION } from '@common/pri
 import type { VerificationStatus } from '../../db/types';
 import type { SecretBox } from '../../lib/crypto';
 import { THROTTLE_FAILURES, THROTTLE_WINDOW_MS } from './decide';
-import { decideLiveGroup, liveAmounts, type LiveDraft, type LiveEnrolment, liveUserKey, settleLiveGroup, type LiveGroupWriter, type WriterCheck, type WriterReply } from './live-group';
+import { decideLiveGroup, liveAmounts, type LiveDraft, type LiveEnrolment, userKey, settleLiveGroup, type LiveGroupWriter, type WriterCheck, type WriterReply } from './live-group';
 import { type GroupColumns, GroupCommitted, GroupOutcomeUnknown, groupWriteRefusal, literalValues, readGroupMessage, recordGroupCall } from './repo';
 
 type Rows = pg.QueryResult<unknown[]>;
@@ -98,11 +98,11 @@ export class PgLiveGroupWriter implements LiveGroupWriter {
         const e = columns(enrolled, ['id', 'business_id', 'external_user_id', 'secret_enc', 'algorithm', 'digits', 'period'] as const);
         for (const row of enrolled.rows) {
           const enrolment = { id: row[e.id], external_user_id: row[e.external_user_id], secret_enc: row[e.secret_enc], algorithm: row[e.algorithm], digits: row[e.digits], period: row[e.period] } as LiveEnrolment;
-          enrolments.set(liveUserKey(row[e.business_id] as string, enrolment.external_user_id), enrolment);
+          enrolments.set(userKey(row[e.business_id] as string, true, enrolment.external_user_id), enrolment);
         }
         const h = columns(history, ['business_id', 'external_user_id', 'status', 'created_at'] as const);
         for (const row of history.rows) {
-          const key = liveUserKey(row[h.business_id] as string, row[h.external_user_id] as string);
+          const key = userKey(row[h.business_id] as string, true, row[h.external_user_id] as string);
           let list = recent.get(key);
           if (!list) recent.set(key, (list = []));
           // Newest first, at most THROTTLE_FAILURES a user (the function's own limit).

@@ -5,7 +5,11 @@ import { toBoolean, toDate, toDateOrNull, toNumber } from '../../db/normalize';
 import { preparedQuery, type QueryTarget } from '../../db/prepared';
 import type { Database, EnrolmentTable, VerificationStatus, VerificationTable } from '../../db/types';
 import type { ReplayGuard } from './decide';
+import { userKey } from './live-group';
 import { SQLITE_ADVANCE_STEP, sqliteAdvanceStepRow, SQLITE_ENROLMENTS, SQLITE_INSERT_VERIFICATION, SQLITE_RECENT_CHECKS, sqliteVerificationRow } from './sqlite-group-sql';
+
+/** Re-exported: the careful way and the service key a group's users the way the writers do. */
+export { userKey };
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -490,10 +494,6 @@ function usersJson(users: UserRef[]): string {
   return JSON.stringify(users.map((u) => [u.businessId, u.livemode ? 1 : 0, u.externalUserId]));
 }
 
-/** A check's (business, mode, user) as one map key: one user_id may be enrolled in both modes. */
-export function userKey(businessId: string, livemode: boolean, externalUserId: string): string {
-  return `${businessId}\n${livemode ? 'live' : 'test'}\n${externalUserId}`;
-}
 
 export interface UserRef {
   businessId: string;

@@ -13,7 +13,7 @@ import { LOW_BALANCE_THRESHOLD_PAISE, PAISE_PER_VERIFICATION } from '@common/pri
 import type { EnrolmentTable, VerificationStatus } from '../../db/types';
 import type { SecretBox } from '../../lib/crypto';
 import { crossesALine, THROTTLE_FAILURES, THROTTLE_WINDOW_MS } from './decide';
-import { decideLiveGroup, liveAmounts, type LiveEnrolment, liveUserKey, settleLiveGroup, type WriterCheck, type WriterReply } from './live-group';
+import { decideLiveGroup, liveAmounts, type LiveEnrolment, userKey, settleLiveGroup, type WriterCheck, type WriterReply } from './live-group';
 import { SQLITE_ADVANCE_STEP, sqliteAdvanceStepRow, SQLITE_DEBIT, SQLITE_ENROLMENTS, SQLITE_INSERT_VERIFICATION, SQLITE_RECENT_CHECKS, sqliteVerificationRow } from './sqlite-group-sql';
 
 /** A connection to prepare on: better-sqlite3's own, or the main connection's statement cache. */
@@ -59,17 +59,17 @@ export function createLiveGroupWrite(connection: GroupConnection, box: SecretBox
       const enrolments = new Map<string, EnrolmentRow>();
       if (managed.length > 0) {
         for (const row of statements.enrolments.all(JSON.stringify(managed.map((c) => [c.businessId, 1, c.userId]))) as EnrolmentRow[]) {
-          enrolments.set(liveUserKey(row.business_id, row.external_user_id), row);
+          enrolments.set(userKey(row.business_id, true, row.external_user_id), row);
         }
       }
-      const found = managed.filter((c) => enrolments.has(liveUserKey(c.businessId, c.userId!)));
+      const found = managed.filter((c) => enrolments.has(userKey(c.businessId, true, c.userId!)));
       const recent = new Map<string, Array<{ status: VerificationStatus; createdAt: Date }>>();
       if (found.length > 0) {
         const since = new Date(nowMs - THROTTLE_WINDOW_MS).toISOString();
         const rows = statements.recent.all(JSON.stringify(found.map((c) => [c.businessId, 1, c.userId])), since, THROTTLE_FAILURES) as Array<{ k: number; status: VerificationStatus; created_at: string }>;
         for (const row of rows) {
           const c = found[row.k]!;
-          const key = liveUserKey(c.businessId, c.userId!);
+          const key = userKey(c.businessId, true, c.userId!);
           const list = recent.get(key) ?? [];
           list.push({ status: row.status, createdAt: new Date(row.created_at) });
           recent.set(key, list);
