@@ -15,6 +15,13 @@ export interface Db {
   sqlite?: SqliteStatements;
   /** PostgreSQL only: the pool under `db`, for the verify path's pinned-connection transaction */
   pgPool?: pg.Pool;
+  /**
+   * PostgreSQL only: a pool of `size` more connections to the same database that send each query
+   * without waiting for the one before it to be answered (pg's pipeline mode), closed with `db`.
+   * For a caller that owns every query on its connections (the live verify writer): Kysely's
+   * pool stays one query at a time.
+   */
+  openPipelinedPool?: (size: number) => pg.Pool;
   /** Runs `hook` (a writer thread's close, say) before the database closes. */
   onClose(hook: () => Promise<void>): void;
   close(): Promise<void>;
@@ -73,14 +80,20 @@ function closing(destroy: () => Promise<void>): Pick<Db, 'onClose' | 'close'> {
 
 export function openDatabase(database: Config['database'], options: { poolSize?: number } = {}): Db {
   if (database.kind === 'postgres') {
-    const max = options.poolSize ?? 10;
     // Connections are kept, not closed after 10 s idle (pg-pool's default): a new one costs a
     // backend's start and its first plans of the group's functions, at the moment load rises (seen
     // as new backends in the middle of a steady open-loop run). Idle ones do not hold a
     // command-line process open.
-    const pool = new pg.Pool({ connectionString: database.url, max, min: max, allowExitOnIdle: true });
+    const keptPool = (max: number, pipeline: boolean) => new pg.Pool({ connectionString: database.url, max, min: max, allowExitOnIdle: true, ...(pipeline ? { pipeline } : {}) });
+    const pool = keptPool(options.poolSize ?? 10, false);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, dialect: 'postgres', pgPool: pool, ...closing(() => db.destroy()) };
+    const opened: Db = { db, dialect: 'postgres', pgPool: pool, ...closing(() => db.destroy()) };
+    opened.openPipelinedPool = (size) => {
+      const pipelined = keptPool(size, true);
+      opened.onClose(() => pipelined.end());
+      return pipelined;
+    };
+    return opened;
   }
   if (database.file !== ':memory:') mkdirSync(dirname(database.file), { recursive: true });
   const sqlite = new SQLite(database.file);

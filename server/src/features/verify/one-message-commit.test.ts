@@ -14,29 +14,57 @@ import { ledgerTotals } from '../credits/repo';
  * with a mail or an event behind it, a business with live webhook endpoints — is refused by the
  * database, kept nowhere, and written again the careful way.
  */
-describe.skipIf(!inject('postgresAvailable'))('verify: one-message write and commit [postgres]', () => {
+/** One query the app sent (see `sent`). */
+interface Sent {
+  text: string;
+  name: string | undefined;
+  values: unknown[];
+  /** what was still unanswered on its connection when it was sent: its prepared statement's name, else its text */
+  behind: string[];
+  /** sent on a connection in pg's pipeline mode, which sends a query at once, not after the one before it is answered */
+  pipelined: boolean;
+}
+const label = (s: Sent) => s.name ?? s.text.trim().toLowerCase();
+/** The live writer's group write (a statement prepared once per connection). */
+const LIVE_WRITE = 'sixdigit_record_group_lines';
+
+describe.skipIf(!inject('postgresAvailable'))("verify: PostgreSQL's live writer, a group in two round trips [postgres]", () => {
   let t: TestApp;
-  /** Every simple-protocol text the app sent, in order (the group's messages are plain strings). */
-  let sent: string[] = [];
-  /** When set, what the group write's message answers in place of its real result (after it ran). */
+  /**
+   * Every query the app sent, in order: its text, its prepared statement's name (the live
+   * writer's statements have one), its values, and what was still unanswered on the same
+   * connection when it went: a query sent behind another is in the same round trip (pg's
+   * pipeline mode sends it without waiting).
+   */
+  let sent: Sent[] = [];
+  /** When set, what the live group's write answers in place of its real result (after it ran). */
   let afterWrite: ((result: unknown) => unknown) | null = null;
-  /** When set, the next one-message group write fails as a dropped connection before it is sent. */
+  /** When set, the next live group write fails as a dropped connection before it is sent. */
   let loseWrite = false;
   const realQuery = pg.Client.prototype.query;
+  const unanswered = new WeakMap<object, Set<Sent>>();
   beforeAll(async () => {
     t = await createTestApp('postgres');
     vi.spyOn(pg.Client.prototype, 'query').mockImplementation(function (this: pg.Client, ...args: unknown[]) {
-      const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: unknown } | null)?.text;
-      if (typeof text === 'string' && (typeof args[0] === 'string' || !(args[0] as { name?: string }).name)) sent.push(text);
-      const groupWrite = typeof text === 'string' && text.includes('sixdigit_record_group(') && /;\s*commit$/.test(text.trimEnd());
-      if (groupWrite && loseWrite) {
+      const config = (typeof args[0] === 'string' ? { text: args[0] } : args[0]) as { text?: unknown; name?: string; values?: unknown[] } | null;
+      const pending = unanswered.get(this) ?? new Set<Sent>();
+      unanswered.set(this, pending);
+      const entry: Sent = { text: typeof config?.text === 'string' ? config.text : '', name: config?.name, values: config?.values ?? [], behind: [...pending].map(label), pipelined: this.pipeline === true };
+      sent.push(entry);
+      const liveWrite = entry.name === LIVE_WRITE;
+      if (liveWrite && loseWrite) {
         loseWrite = false;
         return Promise.reject(new Error('Connection terminated unexpectedly')) as never;
       }
-      const result = (realQuery as (...a: unknown[]) => unknown).apply(this, args) as never;
+      const result = (realQuery as (...a: unknown[]) => unknown).apply(this, args) as Promise<unknown>;
+      if (result && typeof result.then === 'function') {
+        pending.add(entry);
+        const done = () => void pending.delete(entry);
+        result.then(done, done);
+      }
       const replace = afterWrite;
-      if (replace && groupWrite) return (result as Promise<unknown>).then(replace) as never;
-      return result;
+      if (replace && liveWrite) return result.then(replace) as never;
+      return result as never;
     });
   });
   afterEach(() => {
@@ -64,8 +92,20 @@ describe.skipIf(!inject('postgresAvailable'))('verify: one-message write and com
     return Promise.all(payloads.map((payload) => t.app.inject({ method: 'POST', url: '/api/v1/verify', headers: bearer(apiKey), payload })));
   };
 
-  const writes = () => sent.filter((s) => s.includes('sixdigit_record_group('));
-  const separateCommits = () => sent.filter((s) => /^\s*commit\s*$/i.test(s));
+  /** The group writes: the live writer's (a prepared statement) and the careful way's. */
+  const writes = () => sent.filter((s) => s.text.includes('sixdigit_record_group('));
+  const liveWrites = () => sent.filter((s) => s.name === LIVE_WRITE);
+  const isCommit = (s: Sent) => /^\s*commit\s*$/i.test(s.text);
+  /** COMMITs sent in a round trip of their own (nothing else unanswered on the connection). */
+  const separateCommits = () => sent.filter((s) => isCommit(s) && s.behind.length === 0);
+  /** Each live write went with a COMMIT behind it, in the same round trip. */
+  const expectEachLiveWriteCommitsInItsRoundTrip = () => {
+    const writesSent = liveWrites();
+    expect(writesSent.length).toBeGreaterThan(0);
+    const commitsBehind = sent.filter((s) => isCommit(s) && s.behind.includes(LIVE_WRITE));
+    expect(commitsBehind).toHaveLength(writesSent.length);
+    expect([...writesSent, ...commitsBehind].every((s) => s.pipelined)).toBe(true);
+  };
 
   async function expectLedgerExact(businessId: string) {
     const totals = await ledgerTotals(t.ctx.db, businessId);
@@ -147,13 +187,17 @@ describe.skipIf(!inject('postgresAvailable'))('verify: one-message write and com
     for (const kept of ['sixdigit_group_enrolments', 'sixdigit_group_recent_checks', 'sixdigit_record_group']) {
       expect(settings.get(kept)).toEqual(expect.arrayContaining(['plan_cache_mode=force_generic_plan', 'enable_seqscan=off', 'enable_hashjoin=off', 'enable_mergejoin=off']));
     }
-    // What the app sends per group is the calls, not the statements: nothing for PostgreSQL to plan but a function call.
+    // What the app sends per group is the calls, prepared once per connection with the values
+    // bound: nothing for PostgreSQL to parse or plan again but the values.
     const biz = await business('Calls Ltd', 100_000);
     const users = await enrolMany(biz.businessId, 20);
     await verifyAll(biz.apiKey, users.map((u) => ({ user_id: u.userId, totp_code: totpCode(u.secret) })));
-    const groupMessages = sent.filter((m) => m.startsWith('begin;') || m.includes('sixdigit_record_group('));
-    expect(groupMessages.length).toBeGreaterThan(0);
-    for (const message of groupMessages) expect(message).not.toMatch(/\b(from enrolment|insert into|update business)\b/i);
+    const groupStatements = sent.filter((s) => s.name?.startsWith('sixdigit_'));
+    expect(new Set(groupStatements.map((s) => s.name))).toEqual(new Set(['sixdigit_group_enrolments', 'sixdigit_group_recent_checks', LIVE_WRITE]));
+    for (const statement of groupStatements) {
+      expect(statement.text).toMatch(/^select \* from sixdigit_\w+\(\$1::\w+(\[\])?(, \$\d+::[\w ]+(\[\])?)*\)$/);
+      expect(statement.text).not.toContain(biz.businessId);
+    }
   });
 
   it("updates an enrolment in place when a check verifies (HOT): its row stays on its page, so none of the table's indexes is written", async () => {
@@ -177,23 +221,25 @@ describe.skipIf(!inject('postgresAvailable'))('verify: one-message write and com
     const { rows } = await sql<{ reloptions: string[] | null }>`select reloptions from pg_class where relname = 'enrolment'`.execute(t.ctx.db);
     expect(rows[0]!.reloptions).toContain('fillfactor=70');
   });
-  it('writes a live group and its COMMIT in one message: two messages per group, no COMMIT of its own', async () => {
+  it('sends a live group in two round trips: BEGIN with both reads, then the write with its COMMIT; no COMMIT of its own', async () => {
     const biz = await business('One Message Ltd', 100_000);
     const users = await enrolMany(biz.businessId, 60);
     const answers = await verifyAll(biz.apiKey, users.map((u, i) => ({ user_id: u.userId, totp_code: i % 4 === 0 ? wrongCode(u.secret) : totpCode(u.secret) })));
     expect(answers.map((a) => a.statusCode)).toEqual(users.map(() => 200));
     expect(answers.filter((a) => a.json().verified)).toHaveLength(45);
-    const groupWrites = writes();
-    expect(groupWrites.length).toBeGreaterThan(0);
-    for (const message of groupWrites) expect(message.trimEnd()).toMatch(/;\s*commit$/);
-    // Each group's reads carried BEGIN; nothing sent BEGIN or COMMIT on its own for the groups.
-    expect(sent.filter((s) => s.startsWith('begin;'))).toHaveLength(groupWrites.length);
+    expectEachLiveWriteCommitsInItsRoundTrip();
+    // Each group's reads went behind its BEGIN, the history read behind the enrolment read too.
+    const groups = liveWrites().length;
+    expect(sent.filter((s) => s.name === 'sixdigit_group_enrolments' && s.behind.includes('begin') && s.pipelined)).toHaveLength(groups);
+    expect(sent.filter((s) => s.name === 'sixdigit_group_recent_checks' && s.behind.includes('begin') && s.behind.includes('sixdigit_group_enrolments'))).toHaveLength(groups);
+    // The write went after the reads were answered (it needs them), and nothing sent COMMIT on its own.
+    for (const write of liveWrites()) expect(write.behind).toEqual([]);
     expect(separateCommits()).toEqual([]);
     expect(await balancePaise(t.ctx, biz.businessId)).toBe(100_000 - 60 * 10);
     await expectLedgerExact(biz.businessId);
   });
 
-  it('writes hostile text (quotes, backslashes, a statement) as literals: stored as sent, nothing else runs', async () => {
+  it('binds hostile text (quotes, backslashes, a statement) as values: stored as sent, nothing else runs', async () => {
     const biz = await business('Quote Ltd', 100_000);
     const users = await enrolMany(biz.businessId, 4);
     const purposes = ["o'brien", "x\\'; update business set balance_paise = 0; --", '$$ $tag$ E\'\\\\\'', 'naïve ✓ "double"'];
@@ -202,6 +248,9 @@ describe.skipIf(!inject('postgresAvailable'))('verify: one-message write and com
     const rows = await t.ctx.db.selectFrom('totp_verification').select(['purpose']).where('business_id', '=', biz.businessId).execute();
     expect(rows.map((r) => r.purpose).sort()).toEqual([...purposes].sort());
     expect(await balancePaise(t.ctx, biz.businessId)).toBe(100_000 - 40);
+    // The texts went as values, never into the statement.
+    for (const write of liveWrites()) for (const purpose of purposes) expect(write.text).not.toContain(purpose);
+    expect(liveWrites().flatMap((w) => w.values as unknown[]).flat()).toEqual(expect.arrayContaining(purposes));
   });
 
   it("reads each user's throttle history by the user's index, at most 5 rows per user, whatever the business's last 15 minutes hold", async () => {
@@ -243,7 +292,7 @@ describe.skipIf(!inject('postgresAvailable'))('verify: one-message write and com
     expect(rows.filter((r) => r.external_user_id === 'user_1007')).toHaveLength(1);
   });
 
-  it('a stateless-only group carries BEGIN, the write and COMMIT in a single message', async () => {
+  it('a stateless-only group sends BEGIN, the write and COMMIT in a single round trip', async () => {
     const biz = await business('Stateless One Ltd', 10_000 + 50_000);
     const checks = Array.from({ length: 20 }, (_, i) => {
       const secret = new Secret({ size: 20 }).base32;
@@ -251,7 +300,9 @@ describe.skipIf(!inject('postgresAvailable'))('verify: one-message write and com
     });
     const answers = await verifyAll(biz.apiKey, checks);
     expect(answers.map((a) => a.statusCode)).toEqual(checks.map(() => 200));
-    for (const message of writes()) expect(message).toMatch(/^begin;[\s\S]*;\s*commit$/);
+    expectEachLiveWriteCommitsInItsRoundTrip();
+    for (const write of liveWrites()) expect(write.behind).toEqual(['begin']);
+    expect(sent.filter((s) => s.name === 'sixdigit_group_enrolments')).toEqual([]);
     expect(separateCommits()).toEqual([]);
     expect(await balancePaise(t.ctx, biz.businessId)).toBe(60_000 - 20 * 10);
   });
@@ -265,11 +316,11 @@ describe.skipIf(!inject('postgresAvailable'))('verify: one-message write and com
     expect(answers.filter((a) => a.statusCode === 402).every((a) => a.json().error.code === 'insufficient_credits')).toBe(true);
     expect(await balancePaise(t.ctx, biz.businessId)).toBe(0);
     await expectLedgerExact(biz.businessId);
-    // The one-message write was refused by the CHECK and the group went the careful way (its
-    // write without COMMIT, then the checks one by one), not some other failure's path.
+    // The live write was refused by the CHECK and the group went the careful way (its write
+    // without COMMIT, then the checks one by one), not some other failure's path.
     const groupWrites = writes();
-    expect(groupWrites[0]!.trimEnd()).toMatch(/;\s*commit$/);
-    expect(groupWrites.some((m) => !/;\s*commit$/.test(m.trimEnd()))).toBe(true);
+    expect(groupWrites[0]!.name).toBe(LIVE_WRITE);
+    expect(groupWrites.some((w) => w.name === undefined)).toBe(true);
   });
 
   it('a debit crossing the auto-refill threshold is written the careful way: one refill is due', async () => {
@@ -287,7 +338,7 @@ describe.skipIf(!inject('postgresAvailable'))('verify: one-message write and com
     await expectLedgerExact(biz.businessId);
   });
 
-  it('live checks are not held back by test checks arriving with them: the live groups stay one-message', async () => {
+  it('live checks are not held back by test checks arriving with them: the live groups stay on the live writer', async () => {
     const biz = await business('Mixed Ltd', 100_000);
     const live = await enrolMany(biz.businessId, 20);
     const testSecret = new Secret({ size: 20 }).base32;
@@ -299,9 +350,10 @@ describe.skipIf(!inject('postgresAvailable'))('verify: one-message write and com
     const answers = await Promise.all(payloads.map((p) => t.app.inject({ method: 'POST', url: '/api/v1/verify', headers: bearer(p.key), payload: p.payload })));
     expect(answers.map((a) => a.statusCode)).toEqual(payloads.map(() => 200));
     expect(answers.filter((a) => a.json().livemode === false)).toHaveLength(5);
-    const liveWrites = writes().filter((w) => live.some((u) => w.includes(u.userId)));
-    expect(liveWrites.length).toBeGreaterThan(0);
-    for (const m of liveWrites) expect(m.trimEnd()).toMatch(/;\s*commit$/);
+    const writesOfLive = writes().filter((w) => live.some((u) => JSON.stringify(w.values).includes(u.userId)));
+    expect(writesOfLive.length).toBeGreaterThan(0);
+    for (const w of writesOfLive) expect(w.name).toBe(LIVE_WRITE);
+    expectEachLiveWriteCommitsInItsRoundTrip();
     expect(await balancePaise(t.ctx, biz.businessId)).toBe(100_000 - 200);
   });
 
@@ -309,7 +361,7 @@ describe.skipIf(!inject('postgresAvailable'))('verify: one-message write and com
     const biz = await business('Committed Ltd', 1_000);
     const [user] = await enrolMany(biz.businessId, 1);
     // The write and its COMMIT ran; what came back cannot be read.
-    afterWrite = () => [{ rows: [], fields: [] }, { rows: [], fields: [] }];
+    afterWrite = () => ({ rows: [], fields: [] });
     const [answer] = await verifyAll(biz.apiKey, [{ user_id: user!.userId, totp_code: totpCode(user!.secret) }]);
     expect(answer!.statusCode).toBe(500);
     expect(answer!.json().error.code).toBe('internal_error');
@@ -328,8 +380,8 @@ describe.skipIf(!inject('postgresAvailable'))('verify: one-message write and com
     };
     const answers = await verifyAll(biz.apiKey, users.map((u) => ({ user_id: u.userId, totp_code: totpCode(u.secret) })));
     expect(answers.map((a) => a.statusCode)).toEqual([500, 500, 500]);
-    // Only the one-message writes: nothing was written again the careful way.
-    expect(writes().every((m) => /;\s*commit$/.test(m.trimEnd()))).toBe(true);
+    // Only the live writes: nothing was written again the careful way.
+    expect(writes().every((w) => w.name === LIVE_WRITE)).toBe(true);
     const recorded = await t.ctx.db.selectFrom('totp_verification').select('status').where('business_id', '=', biz.businessId).execute();
     expect(recorded).toEqual([{ status: 'verified' }, { status: 'verified' }, { status: 'verified' }]);
     expect(await balancePaise(t.ctx, biz.businessId)).toBe(1_000 - 30);
@@ -356,8 +408,8 @@ describe.skipIf(!inject('postgresAvailable'))('verify: one-message write and com
     expect(await balancePaise(t.ctx, biz.businessId)).toBe(LOW_BALANCE_THRESHOLD_PAISE + 50 - 200);
     const mails = await t.ctx.db.selectFrom('mail_outbox').select('template').where('template', '=', 'balance_low').where('dedupe_key', 'like', `balance_low:${biz.businessId}:%`).execute();
     expect(mails).toHaveLength(1);
-    // The refused message was sent and kept nothing; the careful write then sent its own COMMIT.
-    expect(writes().some((m) => /;\s*commit$/.test(m.trimEnd()))).toBe(true);
+    // The refused live write kept nothing; the careful write then sent its own COMMIT.
+    expect(liveWrites().length).toBeGreaterThan(0);
     expect(separateCommits().length).toBeGreaterThan(0);
     expect(await t.ctx.db.selectFrom('totp_verification').select((eb) => eb.fn.countAll().as('n')).where('business_id', '=', biz.businessId).executeTakeFirstOrThrow()).toMatchObject({ n: 20 });
     await expectLedgerExact(biz.businessId);

@@ -1,14 +1,20 @@
 /**
- * PostgreSQL's live groups, each in two messages on one pooled connection: BEGIN with the group's
- * two reads, then the write with its COMMIT (sixdigit_record_group with the crossing lines: it
- * fails rather than let a group need the careful way). Between them the group is decided as
- * SQLite's is (live-group.ts). This is the careful way's PostgreSQL statements without its layers:
- * no query builder, no per-check records and promises, rows read as arrays.
+ * PostgreSQL's live groups, each in two round trips on one connection of the writer's own
+ * pipelined pool (pg's `pipeline: true`: a query is sent without waiting for the one before it to
+ * be answered): BEGIN with the group's two reads, then the write with its COMMIT
+ * (sixdigit_record_group with the crossing lines: it fails rather than let a group need the
+ * careful way). The reads and the write are statements prepared once per connection, their
+ * values bound as parameters: PostgreSQL neither parses the group's values as SQL text nor plans
+ * the call again for each group. Between the round trips the group is decided as SQLite's is
+ * (live-group.ts). This is the careful way's PostgreSQL statements without its layers: no query
+ * builder, no per-check records and promises, rows read as arrays.
  *
  * What the careful way must do (a business that cannot pay, a debit crossing a line, live webhook
- * endpoints) the write refuses: nothing is kept, and the caller writes the group the careful way.
- * If the connection fails while the write is in flight, PostgreSQL may or may not have run the
- * COMMIT: GroupOutcomeUnknown, and the caller looks the group's ids up before writing it again.
+ * endpoints) the write refuses: the COMMIT behind it then only ends the failed transaction
+ * (PostgreSQL answers it ROLLBACK), nothing is kept, and the caller writes the group the careful
+ * way. If the connection fails while the write or its COMMIT is unanswered, PostgreSQL may or may
+ * not have run the COMMIT: GroupOutcomeUnknown, and the caller looks the group's ids up before
+ * writing it again.
  */
 import type pg from 'pg';
 import { LOW_BALANCE_THRESHOLD_PAISE, PAISE_PER_VERIFICATION } from '@common/pricing';
@@ -16,7 +22,7 @@ import type { VerificationStatus } from '../../db/types';
 import type { SecretBox } from '../../lib/crypto';
 import { THROTTLE_FAILURES, THROTTLE_WINDOW_MS } from './decide';
 import { decideLiveGroup, liveAmounts, type LiveDraft, type LiveEnrolment, userKey, settleLiveGroup, type LiveGroupWriter, type WriterCheck, type WriterReply } from './live-group';
-import { type GroupColumns, GroupCommitted, GroupOutcomeUnknown, groupWriteRefusal, literalValues, readGroupMessage, recordGroupCall } from './repo';
+import { type BoundStatement, type GroupColumns, GroupCommitted, GroupOutcomeUnknown, groupWriteRefusal, readGroupStatements, recordGroupStatement } from './repo';
 
 type Rows = pg.QueryResult<unknown[]>;
 
@@ -61,6 +67,8 @@ const CROSSING_LINES = { lowBalancePaise: LOW_BALANCE_THRESHOLD_PAISE, depletedB
 export class PgLiveGroupWriter implements LiveGroupWriter {
   /** One group reads while the other writes (service.ts, groupsOf, says what was measured). */
   readonly inFlight = 2;
+  /** The connections of its pipelined pool: one per group in flight. */
+  static readonly connections = 2;
   readonly counts = { written: 0, refused: 0, failed: 0 };
 
   constructor(
@@ -93,8 +101,12 @@ export class PgLiveGroupWriter implements LiveGroupWriter {
       if (managed.length > 0) {
         begun = true;
         const users = managed.map((c) => ({ businessId: c.businessId, livemode: true, externalUserId: c.userId! }));
-        const message = readGroupMessage(client, users, new Date(now.getTime() - THROTTLE_WINDOW_MS), THROTTLE_FAILURES);
-        const [, enrolled, history] = (await client.query({ text: message, rowMode: 'array' })) as unknown as [Rows, Rows, Rows];
+        const [enrolmentRead, historyRead] = readGroupStatements(users, new Date(now.getTime() - THROTTLE_WINDOW_MS), THROTTLE_FAILURES);
+        // BEGIN and the reads in one round trip. Each is answered (or fails) on its own: all are awaited.
+        const [began, enrolledResult, historyResult] = await Promise.allSettled([client.query('begin'), query(client, enrolmentRead), query(client, historyRead)]);
+        for (const result of [began, enrolledResult, historyResult]) if (result.status === 'rejected') throw result.reason;
+        const enrolled = (enrolledResult as PromiseFulfilledResult<Rows>).value;
+        const history = (historyResult as PromiseFulfilledResult<Rows>).value;
         const e = columns(enrolled, ['id', 'business_id', 'external_user_id', 'secret_enc', 'algorithm', 'digits', 'period'] as const);
         for (const row of enrolled.rows) {
           const enrolment = { id: row[e.id], external_user_id: row[e.external_user_id], secret_enc: row[e.secret_enc], algorithm: row[e.algorithm], digits: row[e.digits], period: row[e.period] } as LiveEnrolment;
@@ -118,32 +130,31 @@ export class PgLiveGroupWriter implements LiveGroupWriter {
       }
 
       const amounts = liveAmounts(drafts, PAISE_PER_VERIFICATION);
-      const write = recordGroupCall(literalValues(client, now), liveColumns(drafts, amounts, performance.now() - receivedAt), CROSSING_LINES);
-      // A group that read nothing (stateless checks only) has not begun: BEGIN rides along too.
-      const message = `${begun ? '' : 'begin;\n'}${write};\n    commit`;
+      const write = recordGroupStatement(liveColumns(drafts, amounts, performance.now() - receivedAt), CROSSING_LINES, now);
+      // A group that read nothing (stateless checks only) has not begun: BEGIN goes in the same round trip.
+      const sending = [...(begun ? [] : [client.query('begin')]), query(client, write), client.query('commit')];
       begun = true;
-      let written: Rows;
-      try {
-        const results = (await client.query({ text: message, rowMode: 'array' })) as unknown as Rows[];
-        written = results[results.length - 2]!;
-      } catch (err) {
-        const refusal = groupWriteRefusal(err);
-        if (refusal) {
-          // The failed statement ended the transaction's use; COMMIT never ran. Nothing is kept.
-          await client.query('rollback');
-          begun = false;
-          return { kind: 'refused', ...refusal };
-        }
-        // No SQLSTATE: the connection failed with the message in flight, and the COMMIT may have run.
-        if (!(err as { code?: string }).code) {
-          broken = err as Error;
-          throw new GroupOutcomeUnknown(checks.map((c) => c.id), err);
-        }
-        throw err;
+      const settled = await Promise.allSettled(sending);
+      const [wrote, committed] = settled.slice(-2) as [PromiseSettledResult<Rows>, PromiseSettledResult<pg.QueryResult>];
+      // No SQLSTATE: the connection failed with the write or its COMMIT unanswered, and the COMMIT
+      // may have run. (So may the write on its own, had a BEGIN sent with it failed.)
+      const unanswered = settled.find((r, i): r is PromiseRejectedResult => r.status === 'rejected' && (!(r.reason as { code?: string }).code || i < settled.length - 2));
+      if (unanswered) {
+        broken = unanswered.reason as Error;
+        throw new GroupOutcomeUnknown(checks.map((c) => c.id), unanswered.reason);
       }
       begun = false;
+      if (wrote.status === 'rejected') {
+        // The failed write ended the transaction's use; the COMMIT behind it rolled it back. Nothing is kept.
+        const refusal = groupWriteRefusal(wrote.reason);
+        if (refusal) return { kind: 'refused', ...refusal };
+        throw wrote.reason;
+      }
+      if (committed.status === 'rejected') throw committed.reason;
+      if (committed.value.command !== 'COMMIT') throw new Error(`the group's COMMIT was answered ${committed.value.command}: nothing was kept`);
       // Committed: whatever fails from here must never be taken for "nothing kept".
       try {
+        const written = wrote.value;
         const w = columns(written, ['kind', 'id', 'balance_paise'] as const);
         const advanced = new Set<string>();
         const balances = new Map<string, number>();
@@ -169,4 +180,9 @@ export class PgLiveGroupWriter implements LiveGroupWriter {
       client.release(broken);
     }
   }
+}
+
+/** A bound statement, prepared on this connection the first time it is sent there; rows as arrays. */
+function query(client: pg.PoolClient, statement: BoundStatement): Promise<Rows> {
+  return client.query({ name: statement.name, text: statement.text, values: statement.values, rowMode: 'array' }) as unknown as Promise<Rows>;
 }

@@ -689,14 +689,41 @@ export async function recordChecks(
     await insertVerifications(tx, verifications.map((v) => ({ ...stripReplay(v), status: replayedUnless(v, advanced) })));
     return { advanced, debited: await debitBalances(tx, amounts, now) };
   }
-  const parameters: unknown[] = [];
-  const bind = (value: unknown, type: string) => `$${parameters.push(value)}::${type}`;
+  const { text, values } = recordGroupStatement(groupColumns(verifications, amounts), null, now);
+  return groupWriteResult((await tx.kysely.executeQuery<GroupWriteRow>(CompiledQuery.raw(text, values))).rows);
+}
+
+/** A statement and its bound values; `name` prepares it once per connection (its text never changes). */
+export interface BoundStatement {
+  name: string;
+  text: string;
+  values: unknown[];
+}
+
+/**
+ * sixdigit_record_group's call with its values bound ($1, $2, …): the text is the same for every
+ * group (one for the careful way, one with the crossing lines), so it is prepared once per
+ * connection and never parsed or planned again.
+ */
+export function recordGroupStatement(c: GroupColumns, lines: CrossingLines | null, now: Date): BoundStatement {
+  const values: unknown[] = [];
+  const bind = (value: unknown, type: string) => `$${values.push(value)}::${type}`;
   const text = recordGroupCall(
-    { text: (values) => bind(values, 'text[]'), numbers: (values, type) => bind(values, `${type}[]`), booleans: (values) => bind(values, 'boolean[]'), at: bind(now, 'timestamptz') },
-    groupColumns(verifications, amounts),
-    null,
+    { text: (v) => bind(v, 'text[]'), numbers: (v, type) => bind(v, `${type}[]`), booleans: (v) => bind(v, 'boolean[]'), at: bind(now, 'timestamptz') },
+    c,
+    lines,
   );
-  return groupWriteResult((await tx.kysely.executeQuery<GroupWriteRow>(CompiledQuery.raw(text, parameters))).rows);
+  return { name: lines ? 'sixdigit_record_group_lines' : 'sixdigit_record_group', text, values };
+}
+
+/** readGroupMessage's two reads as bound statements, for a connection that sends them pipelined behind its BEGIN. */
+export function readGroupStatements(users: UserRef[], since: Date, limit: number): [BoundStatement, BoundStatement] {
+  if (!Number.isInteger(limit) || limit < 1) throw new Error(`not a row limit: ${limit}`);
+  const args = [users.map((u) => u.businessId), users.map((u) => u.livemode), users.map((u) => u.externalUserId)];
+  return [
+    { name: 'sixdigit_group_enrolments', text: 'select * from sixdigit_group_enrolments($1::text[], $2::boolean[], $3::text[])', values: args },
+    { name: 'sixdigit_group_recent_checks', text: 'select * from sixdigit_group_recent_checks($1::text[], $2::boolean[], $3::text[], $4::timestamptz, $5::integer)', values: [...args, since, limit] },
+  ];
 }
 
 /** A row of the group's write: a step that advanced, the records' count, a debit, a refusal. */
@@ -720,7 +747,7 @@ function groupWriteResult(rows: GroupWriteRow[]): { advanced: Set<string>; debit
   return { advanced, debited };
 }
 
-/** How the group's values are written into its statement: bound parameters, or literals. */
+/** How the group's values are written into its statement (recordGroupStatement binds each as a parameter). */
 interface ValueWriter {
   text(values: Array<string | null>): string;
   numbers(values: number[], type: 'bigint' | 'double precision'): string;
@@ -782,7 +809,7 @@ function groupColumns(verifications: Array<Verification & { replayUnlessAdvanced
  * balance's CHECK constraint, or sixdigit_refuse_group for a debit crossing one of the lines or
  * the business's auto-refill threshold, or a business with live webhook endpoints).
  */
-export function recordGroupCall(w: ValueWriter, c: GroupColumns, lines: CrossingLines | null): string {
+function recordGroupCall(w: ValueWriter, c: GroupColumns, lines: CrossingLines | null): string {
   return `select * from sixdigit_record_group(${[
     w.at,
     w.text(c.stepEnrolmentIds),
@@ -819,22 +846,12 @@ function textLiteral(client: pg.ClientBase, value: string | null): string {
   return NEEDS_ESCAPING.test(value) ? client.escapeLiteral(value) : `'${value}'`;
 }
 
-const textArrayLiteral = (client: pg.ClientBase, values: Array<string | null>) => `array[${values.map((v) => textLiteral(client, v)).join(',')}]::text[]`;
-const booleanArrayLiteral = (values: boolean[]) => `array[${values.map((b) => (b ? 'true' : 'false')).join(',')}]::boolean[]`;
-
-/** The group's values as literals: text by textLiteral, numbers checked finite. */
-export function literalValues(client: pg.ClientBase, now: Date): ValueWriter {
-  const num = (value: number) => {
-    if (!Number.isFinite(value)) throw new Error(`not a finite number: ${value}`);
-    return String(value);
-  };
-  return {
-    text: (values) => textArrayLiteral(client, values),
-    numbers: (values, type) => `array[${values.map(num).join(',')}]::${type}[]`,
-    booleans: booleanArrayLiteral,
-    at: `${textLiteral(client, now.toISOString())}::timestamptz`,
-  };
+/** Text values as an array literal for a simple-protocol message (the careful way's reads), each by textLiteral. */
+export function textArrayLiteral(client: pg.ClientBase, values: Array<string | null>): string {
+  return `array[${values.map((v) => textLiteral(client, v)).join(',')}]::text[]`;
 }
+
+const booleanArrayLiteral = (values: boolean[]) => `array[${values.map((b) => (b ? 'true' : 'false')).join(',')}]::boolean[]`;
 
 /**
  * The group's two reads as one simple-protocol message, after `begin`: the enrolments, locked

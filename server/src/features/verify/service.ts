@@ -500,7 +500,7 @@ const liveWriters = new WeakMap<AppContext, LiveGroupWriter | null>();
 export function liveWriterOf(ctx: AppContext): LiveGroupWriter | null {
   let writer = liveWriters.get(ctx);
   if (writer === undefined) {
-    writer = ctx.database.pgPool ? new PgLiveGroupWriter(ctx.database.pgPool, ctx.secrets) : sqliteWriterOf(ctx);
+    writer = ctx.database.openPipelinedPool ? new PgLiveGroupWriter(ctx.database.openPipelinedPool(PgLiveGroupWriter.connections), ctx.secrets) : sqliteWriterOf(ctx);
     liveWriters.set(ctx, writer);
   }
   return writer;
