@@ -23,52 +23,44 @@ const KEY_FUNCTION = sql`
     language sql immutable parallel safe
     return length(p_business_id)::text || ':' || p_business_id || case when p_livemode then ':t:' else ':f:' end || p_user_id`;
 
-const RETURNS = sql.raw(`returns table (id text, business_id text, external_user_id text, secret_enc text, algorithm text, digits integer, period integer,
-      last_used_step bigint, purpose text, livemode boolean)`);
-
-const COLUMNS = sql.raw(`e.id::text, e.business_id::text, e.external_user_id::text, e.secret_enc, e.algorithm::text, e.digits, e.period,
-          e.last_used_step, e.purpose::text, e.livemode`);
+/** sixdigit_group_enrolments with the given plan settings and join condition (up's and down's). */
+function groupEnrolmentsFunction(planSettings: string, joinOn: string) {
+  return sql`
+    create or replace function sixdigit_group_enrolments(p_business_ids text[], p_livemodes boolean[], p_user_ids text[])
+    returns table (id text, business_id text, external_user_id text, secret_enc text, algorithm text, digits integer, period integer,
+      last_used_step bigint, purpose text, livemode boolean)
+    language plpgsql volatile
+    ${sql.raw(planSettings)}
+    as $$
+    #variable_conflict use_column
+    begin
+      return query
+        select e.id::text, e.business_id::text, e.external_user_id::text, e.secret_enc, e.algorithm::text, e.digits, e.period,
+          e.last_used_step, e.purpose::text, e.livemode
+        from unnest(p_business_ids, p_livemodes, p_user_ids) as u(business_id, livemode, external_user_id)
+        join enrolment as e on ${sql.raw(joinOn)}
+        order by e.business_id, e.livemode, e.external_user_id
+        for update of e;
+    end $$`;
+}
 
 export async function up(db: Kysely<any>): Promise<void> {
   if (isSqlite(db)) return;
   await KEY_FUNCTION.execute(db);
   await sql`create index enrolment_user_key_idx on enrolment (sixdigit_enrolment_key(business_id, livemode, external_user_id))`.execute(db);
   // The users are distinct in a group (GroupCommit's distinctKey), so the join returns each once.
-  await sql`
-    create or replace function sixdigit_group_enrolments(p_business_ids text[], p_livemodes boolean[], p_user_ids text[])
-    ${RETURNS}
-    language plpgsql volatile
-    set plan_cache_mode = force_generic_plan set enable_seqscan = off set enable_hashjoin = off set enable_mergejoin = off
-    as $$
-    #variable_conflict use_column
-    begin
-      return query
-        select ${COLUMNS}
-        from unnest(p_business_ids, p_livemodes, p_user_ids) as u(business_id, livemode, external_user_id)
-        join enrolment as e
-          on sixdigit_enrolment_key(e.business_id, e.livemode, e.external_user_id) = sixdigit_enrolment_key(u.business_id, u.livemode, u.external_user_id)
-        order by e.business_id, e.livemode, e.external_user_id
-        for update of e;
-    end $$`.execute(db);
+  await groupEnrolmentsFunction(
+    'set plan_cache_mode = force_generic_plan set enable_seqscan = off set enable_hashjoin = off set enable_mergejoin = off',
+    'sixdigit_enrolment_key(e.business_id, e.livemode, e.external_user_id) = sixdigit_enrolment_key(u.business_id, u.livemode, u.external_user_id)',
+  ).execute(db);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
   if (isSqlite(db)) return;
-  await sql`
-    create or replace function sixdigit_group_enrolments(p_business_ids text[], p_livemodes boolean[], p_user_ids text[])
-    ${RETURNS}
-    language plpgsql volatile
-    set plan_cache_mode = force_custom_plan
-    as $$
-    #variable_conflict use_column
-    begin
-      return query
-        select ${COLUMNS}
-        from unnest(p_business_ids, p_livemodes, p_user_ids) as u(business_id, livemode, external_user_id)
-        join enrolment as e on e.business_id = u.business_id and e.livemode = u.livemode and e.external_user_id = u.external_user_id
-        order by e.business_id, e.livemode, e.external_user_id
-        for update of e;
-    end $$`.execute(db);
+  await groupEnrolmentsFunction(
+    'set plan_cache_mode = force_custom_plan',
+    'e.business_id = u.business_id and e.livemode = u.livemode and e.external_user_id = u.external_user_id',
+  ).execute(db);
   await sql`drop index if exists enrolment_user_key_idx`.execute(db);
   await sql`drop function if exists sixdigit_enrolment_key(text, boolean, text)`.execute(db);
 }
