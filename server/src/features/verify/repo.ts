@@ -494,7 +494,6 @@ function usersJson(users: UserRef[]): string {
   return JSON.stringify(users.map((u) => [u.businessId, u.livemode ? 1 : 0, u.externalUserId]));
 }
 
-
 export interface UserRef {
   businessId: string;
   livemode: boolean;
