@@ -708,7 +708,12 @@ export function recordGroupStatement(c: GroupColumns, lines: CrossingLines | nul
   const values: unknown[] = [];
   const bind = (value: unknown, type: string) => `$${values.push(value)}::${type}`;
   const text = recordGroupCall(
-    { text: (v) => bind(v, 'text[]'), numbers: (v, type) => bind(v, `${type}[]`), booleans: (v) => bind(v, 'boolean[]'), at: bind(now, 'timestamptz') },
+    {
+      text: (v) => bind(arrayParameter(v), 'text[]'),
+      numbers: (v, type) => bind(arrayParameter(v), `${type}[]`),
+      booleans: (v) => bind(arrayParameter(v), 'boolean[]'),
+      at: bind(now.toISOString(), 'timestamptz'),
+    },
     c,
     lines,
   );
@@ -718,11 +723,35 @@ export function recordGroupStatement(c: GroupColumns, lines: CrossingLines | nul
 /** readGroupMessage's two reads as bound statements, for a connection that sends them pipelined behind its BEGIN. */
 export function readGroupStatements(users: UserRef[], since: Date, limit: number): [BoundStatement, BoundStatement] {
   if (!Number.isInteger(limit) || limit < 1) throw new Error(`not a row limit: ${limit}`);
-  const args = [users.map((u) => u.businessId), users.map((u) => u.livemode), users.map((u) => u.externalUserId)];
+  const args = [arrayParameter(users.map((u) => u.businessId)), arrayParameter(users.map((u) => u.livemode)), arrayParameter(users.map((u) => u.externalUserId))];
   return [
     { name: 'sixdigit_group_enrolments', text: 'select * from sixdigit_group_enrolments($1::text[], $2::boolean[], $3::text[])', values: args },
-    { name: 'sixdigit_group_recent_checks', text: 'select * from sixdigit_group_recent_checks($1::text[], $2::boolean[], $3::text[], $4::timestamptz, $5::integer)', values: [...args, since, limit] },
+    { name: 'sixdigit_group_recent_checks', text: 'select * from sixdigit_group_recent_checks($1::text[], $2::boolean[], $3::text[], $4::timestamptz, $5::integer)', values: [...args, since.toISOString(), limit] },
   ];
+}
+
+/** What a backslash escapes inside a quoted element of PostgreSQL's array text. */
+const ARRAY_ELEMENT_ESCAPES = /[\\"]/g;
+
+/**
+ * An array parameter as PostgreSQL's array text (`{"a","b",NULL}`), which the statement casts to
+ * its type. pg writes the same text itself, but runs two regular expressions over every element
+ * (~3 µs a check across a group's arrays); here an element with neither goes as it is. Text is always
+ * quoted, so commas, braces, spaces and the word NULL stay text; numbers go as JavaScript prints
+ * them and booleans as t/f, as pg sends them.
+ */
+export function arrayParameter(values: ReadonlyArray<string | number | boolean | null>): string {
+  let out = '{';
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (i > 0) out += ',';
+    if (v === null || v === undefined) out += 'NULL';
+    else if (typeof v === 'string') out += v.includes('"') || v.includes('\\') ? `"${v.replace(ARRAY_ELEMENT_ESCAPES, '\\$&')}"` : `"${v}"`;
+    else if (typeof v === 'number') out += String(v);
+    else if (typeof v === 'boolean') out += v ? 't' : 'f';
+    else throw new Error(`not an array element: ${typeof v}`);
+  }
+  return `${out}}`;
 }
 
 /** A row of the group's write: a step that advanced, the records' count, a debit, a refusal. */
