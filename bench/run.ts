@@ -292,10 +292,9 @@ async function ceilingAlongside(): Promise<Alongside | undefined> {
   const { child, port, next } = ceilingServer;
   await load(port, 1, next, CONNECTIONS, newCounts());
   const before = usage(child.pid!);
-  const result = await load(port, DURATION, next, CONNECTIONS, newCounts());
+  const result = summarise('ceiling', [await load(port, DURATION, next, CONNECTIONS, newCounts())], 0);
   const after = usage(child.pid!);
-  const requests = result.requests.total;
-  return { rps: Math.round(requests / DURATION), cpuUsPerRequest: Math.round(((after.cpuMs - before.cpuMs) * 1000) / Math.max(1, requests)) };
+  return { rps: result.rps, cpuUsPerRequest: Math.round(((after.cpuMs - before.cpuMs) * 1000) / Math.max(1, result.requests)) };
 }
 
 /** The ceiling's open loop at OPEN_RATE just before a target's: its p99 (ms). */
