@@ -308,6 +308,7 @@ async function ceilingOpenAlongside(): Promise<number | undefined> {
 
 async function runCeiling(port: number): Promise<Outcome> {
   const child = startServer('bench/ceiling-server.ts', { PORT: String(port), BENCH_SECRET: SECRET });
+  // startServer's two cleanups (its GC file, its process) move to the end of the whole run.
   finalCleanups.push(...cleanups.splice(-2));
   await waitForHealth(port, child);
   let i = 0;
