@@ -84,7 +84,14 @@ export function openDatabase(database: Config['database'], options: { poolSize?:
     // backend's start and its first plans of the group's functions, at the moment load rises (seen
     // as new backends in the middle of a steady open-loop run). Idle ones do not hold a
     // command-line process open.
-    const keptPool = (max: number, pipeline: boolean) => new pg.Pool({ connectionString: database.url, max, min: max, allowExitOnIdle: true, ...(pipeline ? { pipeline } : {}) });
+    const keptPool = (max: number, pipeline: boolean) => {
+      const kept = new pg.Pool({ connectionString: database.url, max, min: max, allowExitOnIdle: true, ...(pipeline ? { pipeline } : {}) });
+      // An idle connection that PostgreSQL ends (a restart, pg_terminate_backend, a network drop)
+      // is an 'error' event on its pool, which without a listener ends the process. The pool has
+      // already let that connection go and opens another when one is needed.
+      kept.on('error', (err) => process.emitWarning(`an idle PostgreSQL connection ended: ${err.message}`, { code: 'SIXDIGIT_PG_IDLE_CONNECTION' }));
+      return kept;
+    };
     const pool = keptPool(options.poolSize ?? 10, false);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     const opened: Db = { db, dialect: 'postgres', pgPool: pool, ...closing(() => db.destroy()) };
