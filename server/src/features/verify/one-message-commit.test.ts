@@ -23,6 +23,8 @@ interface Sent {
   behind: string[];
   /** sent on a connection in pg's pipeline mode, which sends a query at once, not after the one before it is answered */
   pipelined: boolean;
+  /** sent while its socket was corked: it leaves in one write with the rest of its round trip */
+  corked: boolean;
 }
 const label = (s: Sent) => s.name ?? s.text.trim().toLowerCase();
 /** The live writer's group write (a statement prepared once per connection). */
@@ -42,6 +44,7 @@ describe.skipIf(!inject('postgresAvailable'))("verify: PostgreSQL's live writer,
   /** When set, the next live group write fails as a dropped connection before it is sent. */
   let loseWrite = false;
   const realQuery = pg.Client.prototype.query;
+  const socketOf = (client: pg.Client) => (client as unknown as { connection?: { stream?: { writableCorked?: number } } }).connection?.stream;
   const unanswered = new WeakMap<object, Set<Sent>>();
   beforeAll(async () => {
     t = await createTestApp('postgres');
@@ -49,7 +52,7 @@ describe.skipIf(!inject('postgresAvailable'))("verify: PostgreSQL's live writer,
       const config = (typeof args[0] === 'string' ? { text: args[0] } : args[0]) as { text?: unknown; name?: string; values?: unknown[] } | null;
       const pending = unanswered.get(this) ?? new Set<Sent>();
       unanswered.set(this, pending);
-      const entry: Sent = { text: typeof config?.text === 'string' ? config.text : '', name: config?.name, values: config?.values ?? [], behind: [...pending].map(label), pipelined: this.pipeline === true };
+      const entry: Sent = { text: typeof config?.text === 'string' ? config.text : '', name: config?.name, values: config?.values ?? [], behind: [...pending].map(label), pipelined: this.pipeline === true, corked: socketOf(this)?.writableCorked ? true : false };
       sent.push(entry);
       const liveWrite = entry.name === LIVE_WRITE;
       if (liveWrite && loseWrite) {
@@ -235,6 +238,9 @@ describe.skipIf(!inject('postgresAvailable'))("verify: PostgreSQL's live writer,
     // The write went after the reads were answered (it needs them), and nothing sent COMMIT on its own.
     for (const write of liveWrites()) expect(write.behind).toEqual([]);
     expect(separateCommits()).toEqual([]);
+    // Each round trip's queries left in one write: the socket was corked while they were sent.
+    expect(sent.filter((s) => s.pipelined).length).toBeGreaterThanOrEqual(groups * 5);
+    expect(sent.filter((s) => s.pipelined && !s.corked).map(label)).toEqual([]);
     expect(await balancePaise(t.ctx, biz.businessId)).toBe(100_000 - 60 * 10);
     await expectLedgerExact(biz.businessId);
   });

@@ -16,6 +16,7 @@
  * not have run the COMMIT: GroupOutcomeUnknown, and the caller looks the group's ids up before
  * writing it again.
  */
+import type { Writable } from 'node:stream';
 import type pg from 'pg';
 import { LOW_BALANCE_THRESHOLD_PAISE, PAISE_PER_VERIFICATION } from '@common/pricing';
 import type { VerificationStatus } from '../../db/types';
@@ -103,7 +104,7 @@ export class PgLiveGroupWriter implements LiveGroupWriter {
         const users = managed.map((c) => ({ businessId: c.businessId, livemode: true, externalUserId: c.userId! }));
         const [enrolmentRead, historyRead] = readGroupStatements(users, new Date(now.getTime() - THROTTLE_WINDOW_MS), THROTTLE_FAILURES);
         // BEGIN and the reads in one round trip. Each is answered (or fails) on its own: all are awaited.
-        const [began, enrolledResult, historyResult] = await Promise.allSettled([client.query('begin'), query(client, enrolmentRead), query(client, historyRead)]);
+        const [began, enrolledResult, historyResult] = await Promise.allSettled(inOneWrite(client, () => [client.query('begin'), query(client, enrolmentRead), query(client, historyRead)]));
         for (const result of [began, enrolledResult, historyResult]) if (result.status === 'rejected') throw result.reason;
         const enrolled = (enrolledResult as PromiseFulfilledResult<Rows>).value;
         const history = (historyResult as PromiseFulfilledResult<Rows>).value;
@@ -132,7 +133,7 @@ export class PgLiveGroupWriter implements LiveGroupWriter {
       const amounts = liveAmounts(drafts, PAISE_PER_VERIFICATION);
       const write = recordGroupStatement(liveColumns(drafts, amounts, performance.now() - receivedAt), CROSSING_LINES, now);
       // A group that read nothing (stateless checks only) has not begun: BEGIN goes in the same round trip.
-      const sending = [...(begun ? [] : [client.query('begin')]), query(client, write), client.query('commit')];
+      const sending = inOneWrite(client, () => [...(begun ? [] : [client.query('begin')]), query(client, write), client.query('commit')]);
       begun = true;
       const settled = await Promise.allSettled(sending);
       const [wrote, committed] = settled.slice(-2) as [PromiseSettledResult<Rows>, PromiseSettledResult<pg.QueryResult>];
@@ -179,6 +180,21 @@ export class PgLiveGroupWriter implements LiveGroupWriter {
     } finally {
       client.release(broken);
     }
+  }
+}
+
+/**
+ * A round trip's queries in one write. pg writes each query as it is submitted: a system call
+ * apiece, and PostgreSQL reads and answers each before it sees the next. Corked, the socket sends
+ * them together (pg's own cork around each query nests inside this one).
+ */
+function inOneWrite<T>(client: pg.PoolClient, send: () => T): T {
+  const socket = (client as unknown as { connection?: { stream?: Writable } }).connection?.stream;
+  socket?.cork();
+  try {
+    return send();
+  } finally {
+    socket?.uncork();
   }
 }
 
