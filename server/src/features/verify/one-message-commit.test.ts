@@ -196,7 +196,7 @@ describe.skipIf(!inject('postgresAvailable'))("verify: PostgreSQL's live writer,
     const users = await enrolMany(biz.businessId, 20);
     await verifyAll(biz.apiKey, users.map((u) => ({ user_id: u.userId, totp_code: totpCode(u.secret) })));
     const groupStatements = sent.filter((s) => s.name?.startsWith('sixdigit_'));
-    expect(new Set(groupStatements.map((s) => s.name))).toEqual(new Set(['sixdigit_group_enrolments', 'sixdigit_group_recent_checks', LIVE_WRITE]));
+    expect(new Set(groupStatements.map((s) => s.name))).toEqual(new Set(['sixdigit_group_reads', LIVE_WRITE]));
     for (const statement of groupStatements) {
       expect(statement.text).toMatch(/^select \* from sixdigit_\w+\(\$1::\w+(\[\])?(, \$\d+::[\w ]+(\[\])?)*\)$/);
       expect(statement.text).not.toContain(biz.businessId);
@@ -224,22 +224,22 @@ describe.skipIf(!inject('postgresAvailable'))("verify: PostgreSQL's live writer,
     const { rows } = await sql<{ reloptions: string[] | null }>`select reloptions from pg_class where relname = 'enrolment'`.execute(t.ctx.db);
     expect(rows[0]!.reloptions).toContain('fillfactor=70');
   });
-  it('sends a live group in two round trips: BEGIN with both reads, then the write with its COMMIT; no COMMIT of its own', async () => {
+  it('sends a live group in two round trips: BEGIN with the reads (one call), then the write with its COMMIT; no COMMIT of its own', async () => {
     const biz = await business('One Message Ltd', 100_000);
     const users = await enrolMany(biz.businessId, 60);
     const answers = await verifyAll(biz.apiKey, users.map((u, i) => ({ user_id: u.userId, totp_code: i % 4 === 0 ? wrongCode(u.secret) : totpCode(u.secret) })));
     expect(answers.map((a) => a.statusCode)).toEqual(users.map(() => 200));
     expect(answers.filter((a) => a.json().verified)).toHaveLength(45);
     expectEachLiveWriteCommitsInItsRoundTrip();
-    // Each group's reads went behind its BEGIN, the history read behind the enrolment read too.
+    // Each group's reads went as one call behind its BEGIN, and neither read on its own.
     const groups = liveWrites().length;
-    expect(sent.filter((s) => s.name === 'sixdigit_group_enrolments' && s.behind.includes('begin') && s.pipelined)).toHaveLength(groups);
-    expect(sent.filter((s) => s.name === 'sixdigit_group_recent_checks' && s.behind.includes('begin') && s.behind.includes('sixdigit_group_enrolments'))).toHaveLength(groups);
+    expect(sent.filter((s) => s.name === 'sixdigit_group_reads' && s.behind.includes('begin') && s.pipelined)).toHaveLength(groups);
+    expect(sent.filter((s) => s.name === 'sixdigit_group_enrolments' || s.name === 'sixdigit_group_recent_checks')).toEqual([]);
     // The write went after the reads were answered (it needs them), and nothing sent COMMIT on its own.
     for (const write of liveWrites()) expect(write.behind).toEqual([]);
     expect(separateCommits()).toEqual([]);
     // Each round trip's queries left in one write: the socket was corked while they were sent.
-    expect(sent.filter((s) => s.pipelined).length).toBeGreaterThanOrEqual(groups * 5);
+    expect(sent.filter((s) => s.pipelined).length).toBeGreaterThanOrEqual(groups * 4);
     expect(sent.filter((s) => s.pipelined && !s.corked).map(label)).toEqual([]);
     expect(await balancePaise(t.ctx, biz.businessId)).toBe(100_000 - 60 * 10);
     await expectLedgerExact(biz.businessId);
@@ -300,6 +300,39 @@ describe.skipIf(!inject('postgresAvailable'))("verify: PostgreSQL's live writer,
     expect(rows.filter((r) => r.external_user_id === 'user_1007')).toHaveLength(1);
   });
 
+  it("reads a user's history after taking the user's lock: failures committed by the group that held it count (one call, two snapshots)", async () => {
+    const biz = await business('Two Snapshots Ltd', 10_000);
+    const [user] = await enrolMany(biz.businessId, 1);
+    const call = (name: string, history: boolean) =>
+      `select * from ${name}(array['${biz.businessId}']::text[], array[true]::boolean[], array['${user!.userId}']::text[]${history ? `, now() - interval '15 minutes', 5` : ''})`;
+    const holder = new pg.Client({ connectionString: (t.ctx.config.database as { url: string }).url });
+    const reader = new pg.Client({ connectionString: (t.ctx.config.database as { url: string }).url });
+    await holder.connect();
+    await reader.connect();
+    try {
+      // Another group holds the user's lock and records five failures.
+      await holder.query('begin');
+      await holder.query(call('sixdigit_group_enrolments', false));
+      await holder.query(`insert into totp_verification (id, business_id, external_user_id, mode, method, status, cost_paise, response_time_ms, created_at, livemode)
+        select 'ver_held_' || g, '${biz.businessId}', '${user!.userId}', 'managed', 'totp', 'invalid_code', 10, 1, now(), true from generate_series(1, 5) as g`);
+      // This group's reads start now and wait for the lock.
+      await reader.query('begin');
+      const reading = reader.query({ text: call('sixdigit_group_reads', true), rowMode: 'array' });
+      await vi.waitFor(async () => {
+        const { rows } = await t.ctx.db.executeQuery<{ n: number }>(sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and query like '%sixdigit_group_reads%'`.compile(t.ctx.db));
+        expect(rows[0]!.n).toBe(1);
+      });
+      await holder.query('commit');
+      const { rows } = await reading;
+      await reader.query('commit');
+      // The enrolment, then the five failures: the history's snapshot was taken after the lock was granted.
+      expect(rows.map((r) => r[0])).toEqual(['enr', 'chk', 'chk', 'chk', 'chk', 'chk']);
+    } finally {
+      await holder.end();
+      await reader.end();
+    }
+  });
+
   it('a stateless-only group sends BEGIN, the write and COMMIT in a single round trip', async () => {
     const biz = await business('Stateless One Ltd', 10_000 + 50_000);
     const checks = Array.from({ length: 20 }, (_, i) => {
@@ -310,7 +343,7 @@ describe.skipIf(!inject('postgresAvailable'))("verify: PostgreSQL's live writer,
     expect(answers.map((a) => a.statusCode)).toEqual(checks.map(() => 200));
     expectEachLiveWriteCommitsInItsRoundTrip();
     for (const write of liveWrites()) expect(write.behind).toEqual(['begin']);
-    expect(sent.filter((s) => s.name === 'sixdigit_group_enrolments')).toEqual([]);
+    expect(sent.filter((s) => s.name === 'sixdigit_group_reads')).toEqual([]);
     expect(separateCommits()).toEqual([]);
     expect(await balancePaise(t.ctx, biz.businessId)).toBe(60_000 - 20 * 10);
   });

@@ -1,7 +1,7 @@
 /**
  * PostgreSQL's live groups, each in two round trips on one connection of the writer's own
  * pipelined pool (pg's `pipeline: true`: a query is sent without waiting for the one before it to
- * be answered): BEGIN with the group's two reads, then the write with its COMMIT
+ * be answered): BEGIN with the group's reads (one call, sixdigit_group_reads), then the write with its COMMIT
  * (sixdigit_record_group with the crossing lines: it fails rather than let a group need the
  * careful way). The reads and the write are statements prepared once per connection, their
  * values bound as parameters: PostgreSQL neither parses the group's values as SQL text nor plans
@@ -23,7 +23,7 @@ import type { VerificationStatus } from '../../db/types';
 import type { SecretBox } from '../../lib/crypto';
 import { THROTTLE_FAILURES, THROTTLE_WINDOW_MS } from './decide';
 import { decideLiveGroup, liveAmounts, type LiveDraft, type LiveEnrolment, userKey, settleLiveGroup, type LiveGroupWriter, type WriterCheck, type WriterReply } from './live-group';
-import { type BoundStatement, type GroupColumns, GroupCommitted, GroupOutcomeUnknown, groupWriteRefusal, readGroupStatements, recordGroupStatement } from './repo';
+import { type BoundStatement, type GroupColumns, GroupCommitted, GroupOutcomeUnknown, groupWriteRefusal, readGroupStatement, recordGroupStatement } from './repo';
 
 type Rows = pg.QueryResult<unknown[]>;
 
@@ -102,24 +102,22 @@ export class PgLiveGroupWriter implements LiveGroupWriter {
       if (managed.length > 0) {
         begun = true;
         const users = managed.map((c) => ({ businessId: c.businessId, livemode: true, externalUserId: c.userId! }));
-        const [enrolmentRead, historyRead] = readGroupStatements(users, new Date(now.getTime() - THROTTLE_WINDOW_MS), THROTTLE_FAILURES);
-        // BEGIN and the reads in one round trip. Each is answered (or fails) on its own: all are awaited.
-        const [began, enrolledResult, historyResult] = await Promise.allSettled(inOneWrite(client, () => [client.query('begin'), query(client, enrolmentRead), query(client, historyRead)]));
-        for (const result of [began, enrolledResult, historyResult]) if (result.status === 'rejected') throw result.reason;
-        const enrolled = (enrolledResult as PromiseFulfilledResult<Rows>).value;
-        const history = (historyResult as PromiseFulfilledResult<Rows>).value;
-        const e = columns(enrolled, ['id', 'business_id', 'external_user_id', 'secret_enc', 'algorithm', 'digits', 'period'] as const);
-        for (const row of enrolled.rows) {
-          const enrolment = { id: row[e.id], external_user_id: row[e.external_user_id], secret_enc: row[e.secret_enc], algorithm: row[e.algorithm], digits: row[e.digits], period: row[e.period] } as LiveEnrolment;
-          enrolments.set(userKey(row[e.business_id] as string, true, enrolment.external_user_id), enrolment);
-        }
-        const h = columns(history, ['business_id', 'external_user_id', 'status', 'created_at'] as const);
-        for (const row of history.rows) {
-          const key = userKey(row[h.business_id] as string, true, row[h.external_user_id] as string);
+        const read = readGroupStatement(users, new Date(now.getTime() - THROTTLE_WINDOW_MS), THROTTLE_FAILURES);
+        // BEGIN and the reads in one round trip. Each is answered (or fails) on its own: both are awaited.
+        const [began, readResult] = await Promise.allSettled(inOneWrite(client, () => [client.query('begin'), query(client, read)]));
+        for (const result of [began, readResult]) if (result.status === 'rejected') throw result.reason;
+        const rows = (readResult as PromiseFulfilledResult<Rows>).value;
+        const r = columns(rows, ['kind', 'id', 'business_id', 'external_user_id', 'secret_enc', 'algorithm', 'digits', 'period', 'status', 'created_at'] as const);
+        for (const row of rows.rows) {
+          const key = userKey(row[r.business_id] as string, true, row[r.external_user_id] as string);
+          if (row[r.kind] === 'enr') {
+            enrolments.set(key, { id: row[r.id], external_user_id: row[r.external_user_id], secret_enc: row[r.secret_enc], algorithm: row[r.algorithm], digits: row[r.digits], period: row[r.period] } as LiveEnrolment);
+            continue;
+          }
           let list = recent.get(key);
           if (!list) recent.set(key, (list = []));
           // Newest first, at most THROTTLE_FAILURES a user (the function's own limit).
-          list.push({ status: row[h.status] as VerificationStatus, createdAt: row[h.created_at] as Date });
+          list.push({ status: row[r.status] as VerificationStatus, createdAt: row[r.created_at] as Date });
         }
       }
 

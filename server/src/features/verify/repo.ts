@@ -720,14 +720,15 @@ export function recordGroupStatement(c: GroupColumns, lines: CrossingLines | nul
   return { name: lines ? 'sixdigit_record_group_lines' : 'sixdigit_record_group', text, values };
 }
 
-/** readGroupMessage's two reads as bound statements, for a connection that sends them pipelined behind its BEGIN. */
-export function readGroupStatements(users: UserRef[], since: Date, limit: number): [BoundStatement, BoundStatement] {
+/**
+ * The group's two reads as one bound call (sixdigit_group_reads: the enrolments, locked, then the
+ * throttle history, each its own statement inside), for a connection that sends it pipelined
+ * behind its BEGIN. Rows carry `kind`: 'enr' an enrolment, 'chk' a check of the history.
+ */
+export function readGroupStatement(users: UserRef[], since: Date, limit: number): BoundStatement {
   if (!Number.isInteger(limit) || limit < 1) throw new Error(`not a row limit: ${limit}`);
-  const args = [arrayParameter(users.map((u) => u.businessId)), arrayParameter(users.map((u) => u.livemode)), arrayParameter(users.map((u) => u.externalUserId))];
-  return [
-    { name: 'sixdigit_group_enrolments', text: 'select * from sixdigit_group_enrolments($1::text[], $2::boolean[], $3::text[])', values: args },
-    { name: 'sixdigit_group_recent_checks', text: 'select * from sixdigit_group_recent_checks($1::text[], $2::boolean[], $3::text[], $4::timestamptz, $5::integer)', values: [...args, since.toISOString(), limit] },
-  ];
+  const values = [arrayParameter(users.map((u) => u.businessId)), arrayParameter(users.map((u) => u.livemode)), arrayParameter(users.map((u) => u.externalUserId)), since.toISOString(), limit];
+  return { name: 'sixdigit_group_reads', text: 'select * from sixdigit_group_reads($1::text[], $2::boolean[], $3::text[], $4::timestamptz, $5::integer)', values };
 }
 
 /** What a backslash escapes inside a quoted element of PostgreSQL's array text. */
