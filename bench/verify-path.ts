@@ -9,7 +9,7 @@
  *   PATH_CPU_PROF=<file.cpuprofile>: a V8 CPU profile of the measured checks only (not the seeding
  *   or the warm-up, which `--cpu-prof` would take in too)
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { Session } from 'node:inspector/promises';
 import { join } from 'node:path';
@@ -107,7 +107,7 @@ try {
   }
   await new Promise((r) => setTimeout(r, 50));
   observer.disconnect();
-  const load = (await import('node:fs')).readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+  const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
   console.log(
     `${engine}: ${CHECKS} checks, ${IN_FLIGHT} in flight: CPU ${(((used.user + used.system) / CHECKS)).toFixed(1)} µs/check, wall ${((wall * 1000) / CHECKS).toFixed(1)} µs/check, GC minor ${((gc.minor * 1000) / CHECKS).toFixed(2)} / major ${((gc.major * 1000) / CHECKS).toFixed(2)} per 1k, GC ${(gc.ms / CHECKS * 1000).toFixed(1)} µs/check (load ${load})`,
   );

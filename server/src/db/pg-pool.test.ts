@@ -19,7 +19,7 @@ describe.skipIf(!inject('postgresAvailable'))('PostgreSQL connections ended unde
     const admin = new pg.Client({ connectionString: TEST_POSTGRES_URL });
     await admin.connect();
     try {
-      const database = (t.ctx.config.database as { url: string }).url.split('/').pop()!.split('?')[0]!;
+      const database = new URL((t.ctx.config.database as { url: string }).url).pathname.slice(1);
       const { rows } = await admin.query('select pg_terminate_backend(pid) as ended from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [database]);
       return rows.filter((r: { ended: boolean }) => r.ended).length;
     } finally {

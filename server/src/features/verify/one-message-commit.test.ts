@@ -305,8 +305,9 @@ describe.skipIf(!inject('postgresAvailable'))("verify: PostgreSQL's live writer,
     const [user] = await enrolMany(biz.businessId, 1);
     const call = (name: string, history: boolean) =>
       `select * from ${name}(array['${biz.businessId}']::text[], array[true]::boolean[], array['${user!.userId}']::text[]${history ? `, now() - interval '15 minutes', 5` : ''})`;
-    const holder = new pg.Client({ connectionString: (t.ctx.config.database as { url: string }).url });
-    const reader = new pg.Client({ connectionString: (t.ctx.config.database as { url: string }).url });
+    const { url } = t.ctx.config.database as { url: string };
+    const holder = new pg.Client({ connectionString: url });
+    const reader = new pg.Client({ connectionString: url });
     await holder.connect();
     await reader.connect();
     try {
@@ -319,7 +320,7 @@ describe.skipIf(!inject('postgresAvailable'))("verify: PostgreSQL's live writer,
       await reader.query('begin');
       const reading = reader.query({ text: call('sixdigit_group_reads', true), rowMode: 'array' });
       await vi.waitFor(async () => {
-        const { rows } = await t.ctx.db.executeQuery<{ n: number }>(sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and query like '%sixdigit_group_reads%'`.compile(t.ctx.db));
+        const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and query like '%sixdigit_group_reads%'`.execute(t.ctx.db);
         expect(rows[0]!.n).toBe(1);
       });
       await holder.query('commit');
