@@ -1,5 +1,5 @@
 /**
- * Preloaded into bench servers (`--import ./bench/gc-probe.ts`): counts garbage collections by
+ * Preloaded into bench servers (bench/run.ts bundles it to dist/bench/gc-probe.js and passes `--import`): counts garbage collections by
  * kind and, on SIGUSR2, writes the running totals to BENCH_GC_FILE, so the bench can take the
  * difference over its measured window (GC counts per request, before/after a change).
  * With BENCH_HEAP_PROF=1 it also samples allocations over that window — garbage included, which

@@ -20,6 +20,7 @@ import autocannon from 'autocannon';
 import { Redis } from 'ioredis';
 import { Secret, TOTP } from 'otpauth';
 import pg from 'pg';
+import { bundleForNode, SERVER_BUNDLE, SERVER_ENTRY } from '../scripts/build-server';
 import { openLoop, type OpenLoopResult } from './open-loop';
 import { seedBusiness, type Seeded } from './seed';
 import { loadConfig } from '../server/src/config';
@@ -138,15 +139,36 @@ async function waitForHealth(port: number, child: ChildProcess): Promise<void> {
   throw new Error('server did not become healthy');
 }
 
-/** The V8 flags `npm start` runs the server with (package.json), so the bench runs it the same way. */
-const START_FLAGS = /\bnode ((?:--\S+ )*)--import tsx\b/.exec((JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start)?.[1]?.trim().split(/\s+/) ?? [];
+/**
+ * The Node flags `npm start` runs the server bundle with (package.json), so the bench runs it the
+ * same way; a start script this cannot read stops the bench rather than measure another server.
+ */
+const START_FLAGS = (() => {
+  const start = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start;
+  const flags = new RegExp(`\\bnode ((?:--\\S+ )*)${SERVER_BUNDLE.replaceAll('.', '\\.')}\\b`).exec(start);
+  if (!flags) throw new Error(`bench: the start script does not run node … ${SERVER_BUNDLE}: ${start}`);
+  return flags[1]!.trim().split(/\s+/).filter(Boolean);
+})();
+
+/**
+ * Every server the bench starts runs as `npm start` runs the product: a bundle on plain Node, no
+ * TypeScript loader thread (scripts/build-server.ts says what that thread cost). Built afresh from
+ * the working tree, so the figures are the code's as it stands.
+ */
+const CEILING_BUNDLE = 'dist/bench/ceiling-server.js';
+const GC_PROBE_BUNDLE = 'dist/bench/gc-probe.js';
+await Promise.all([
+  bundleForNode(SERVER_ENTRY, SERVER_BUNDLE),
+  bundleForNode('bench/ceiling-server.ts', CEILING_BUNDLE),
+  bundleForNode('bench/gc-probe.ts', GC_PROBE_BUNDLE),
+]);
 
 const gcFiles = new WeakMap<ChildProcess, string>();
 
-function startServer(script: string, env: Record<string, string>): ChildProcess {
+function startServer(bundle: string, env: Record<string, string>): ChildProcess {
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', 'bench/results/profiles'] : [];
   const gcFile = join(mkdtempSync(join(tmpdir(), 'sixdigit-bench-gc-')), 'gc.json');
-  const child = spawn(process.execPath, [...START_FLAGS, ...profile, '--import', 'tsx', '--import', './bench/gc-probe.ts', script], {
+  const child = spawn(process.execPath, [...START_FLAGS, ...profile, '--import', `./${GC_PROBE_BUNDLE}`, bundle], {
     env: { ...process.env, ...env, BENCH_GC_FILE: gcFile },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -307,7 +329,7 @@ async function ceilingOpenAlongside(): Promise<number | undefined> {
 }
 
 async function runCeiling(port: number): Promise<Outcome> {
-  const child = startServer('bench/ceiling-server.ts', { PORT: String(port), BENCH_SECRET: SECRET });
+  const child = startServer(CEILING_BUNDLE, { PORT: String(port), BENCH_SECRET: SECRET });
   // startServer's two cleanups (its GC file, its process) move to the end of the whole run.
   finalCleanups.push(...cleanups.splice(-2));
   await waitForHealth(port, child);
@@ -387,7 +409,7 @@ async function runTarget(target: Target, port: number): Promise<Outcome> {
   console.error(`  ${target}: seeded ${businesses} business(es), ${users} enrolled users in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`);
 
   const ports = Array.from({ length: instances }, (_, k) => port + k * 10);
-  const children = ports.map((p) => startServer('server/src/main.ts', { ...env, PORT: String(p) }));
+  const children = ports.map((p) => startServer(SERVER_BUNDLE, { ...env, PORT: String(p) }));
   for (const [k, child] of children.entries()) await waitForHealth(ports[k]!, child);
 
   let i = 0;

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
 
 /**
- * The real server (`server/src/main.ts`) as a child process, as an operator runs it: its own
+ * The real server (`server/src/main.ts`, or its bundle) as a child process, as an operator runs it: its own
  * event loop, its own database connections, killable with SIGKILL. Listens on a port the OS
  * picks (PORT=0); the address is read from its "Server listening at" log line.
  */
@@ -20,8 +20,14 @@ export interface ServerProcess {
 const ROOT = resolve(import.meta.dirname, '../..');
 const START_TIMEOUT_MS = 30_000;
 
-export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
+export interface StartOptions {
+  /** A bundle scripts/build-server.ts made (what `npm start` runs), instead of the TypeScript through tsx. */
+  bundle?: string;
+}
+
+export async function startServerProcess(env: Record<string, string>, options: StartOptions = {}): Promise<ServerProcess> {
+  const command = options.bundle ? ['--enable-source-maps', options.bundle] : ['--import', 'tsx', 'server/src/main.ts'];
+  const child = spawn(process.execPath, command, {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',

@@ -1,10 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import MiniSearch from 'minisearch';
+import { projectPath } from '../../lib/paths';
 
 /** The product documentation Luna answers from, written once in docs/product/*.md. */
-export const DOCS_DIR = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../../../docs/product');
+export const DOCS_DIR = projectPath('docs', 'product');
 
 export interface DocSection {
   id: string;

@@ -1,10 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { loadArticles, type Article } from '@common/blog';
+import { projectPath } from '../../lib/paths';
 
 /** `content/blog/` at the root of the repository: the same files the web app bundles. */
-export const BLOG_DIR = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../../../content/blog');
+export const BLOG_DIR = projectPath('content', 'blog');
 
 let cached: Article[] | undefined;
 

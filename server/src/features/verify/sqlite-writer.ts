@@ -12,6 +12,8 @@
  * one-message write does.
  */
 import { Worker } from 'node:worker_threads';
+import { pathToFileURL } from 'node:url';
+import { projectPath } from '../../lib/paths';
 import type { LiveGroupWriter, WriterCheck, WriterReply } from './live-group';
 
 export type { LiveGroupWriter, WriterCheck, WriterOutcome, WriterReply } from './live-group';
@@ -104,7 +106,8 @@ export class SqliteGroupWriter implements LiveGroupWriter {
     // The thread loads TypeScript as the main thread does: Node 20 does not pass --import hooks
     // on to a worker, so the thread registers tsx itself before importing its module.
     const tsx = import.meta.resolve('tsx/esm/api');
-    const entry = new URL('./sqlite-writer.worker.ts', import.meta.url).href;
+    // From the root, not from this module: the bundle `npm start` runs (scripts/build-server.ts) sits in dist/server.
+    const entry = pathToFileURL(projectPath('server', 'src', 'features', 'verify', 'sqlite-writer.worker.ts')).href;
     const worker = new Worker(`import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); })`, {
       eval: true,
       workerData: this.setup,
