@@ -21,7 +21,7 @@ import { sql } from 'kysely';
 import { Redis } from 'ioredis';
 import { Secret, TOTP } from 'otpauth';
 import pg from 'pg';
-import { bundleForNode, SERVER_BUNDLE, SERVER_ENTRY } from '../scripts/build-server';
+import { buildServer, bundleForNode, SERVER_BUNDLE } from '../scripts/build-server';
 import { openLoop, type OpenLoopResult } from './open-loop';
 import { seedBusiness, type Seeded } from './seed';
 import { loadConfig } from '../server/src/config';
@@ -158,11 +158,7 @@ const START_FLAGS = (() => {
  */
 const CEILING_BUNDLE = 'dist/bench/ceiling-server.js';
 const GC_PROBE_BUNDLE = 'dist/bench/gc-probe.js';
-await Promise.all([
-  bundleForNode(SERVER_ENTRY, SERVER_BUNDLE),
-  bundleForNode('bench/ceiling-server.ts', CEILING_BUNDLE),
-  bundleForNode('bench/gc-probe.ts', GC_PROBE_BUNDLE),
-]);
+await Promise.all([buildServer(), bundleForNode({ 'ceiling-server': 'bench/ceiling-server.ts', 'gc-probe': 'bench/gc-probe.ts' }, 'dist/bench')]);
 
 const gcFiles = new WeakMap<ChildProcess, string>();
 

@@ -1,9 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServerProcess, type ServerProcess } from '../test/support/server-process';
-import { bundleForNode, SERVER_ENTRY } from './build-server';
+import { Secret, TOTP } from 'otpauth';
+import { loadConfig } from '../server/src/config';
+import { createContext } from '../server/src/context';
+import { grantCredits } from '../server/src/features/credits/service';
+import { buildServer } from './build-server';
 
 /**
  * The bundle `npm start` runs (dist/server/main.js) is the server the tests run through tsx, built
@@ -16,9 +20,11 @@ describe('the server bundle (scripts/build-server.ts)', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'sixdigit-bundle-'));
   let server: ServerProcess | undefined;
 
+  const databaseUrl = `file:${join(dataDir, 'bundle.db')}`;
+
   beforeAll(async () => {
-    await bundleForNode(SERVER_ENTRY, join(bundleDir, 'nested', 'main.js'));
-    server = await startServerProcess({ DATABASE_URL: `file:${join(dataDir, 'bundle.db')}`, DATA_DIR: dataDir }, { bundle: join(bundleDir, 'nested', 'main.js') });
+    await buildServer(join(bundleDir, 'nested'));
+    server = await startServerProcess({ DATABASE_URL: databaseUrl, DATA_DIR: dataDir }, { bundle: join(bundleDir, 'nested', 'main.js') });
   }, 60_000);
   afterAll(async () => {
     await server?.stop();
@@ -49,28 +55,65 @@ describe('the server bundle (scripts/build-server.ts)', () => {
     expect(((await res.json()) as { response: string }).response).toContain('/api/v1/verify');
   });
 
-  it('signs a person in, creates a business and verifies a code in test mode', async () => {
-    const signIn = await fetch(`${server!.url}/api/login/local`, {
+  /** A signed-in person's new business on `base`: its two keys. */
+  async function newBusiness(base: string, email: string): Promise<{ apiKey: string; testApiKey: string }> {
+    const signIn = await fetch(`${base}/api/login/local`, {
       method: 'POST',
       redirect: 'manual',
       headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin' },
-      body: new URLSearchParams({ email: 'bundle@example.com', name: 'Bundle' }).toString(),
+      body: new URLSearchParams({ email, name: 'Bundle' }).toString(),
     });
     expect(signIn.status).toBe(303);
     const cookie = signIn.headers.getSetCookie().map((c) => c.split(';')[0]!).filter((c) => !c.endsWith('=')).join('; ');
-    const created = await fetch(`${server!.url}/api/business/create`, {
+    const created = await fetch(`${base}/api/business/create`, {
       method: 'POST',
       headers: { cookie, 'content-type': 'application/json', 'sec-fetch-site': 'same-origin' },
       body: JSON.stringify({ companyName: 'Bundle Co' }),
     });
     expect(created.status).toBe(201);
-    const { testApiKey } = (await created.json()) as { testApiKey: string };
-    const api = (path: string, body: object) =>
-      fetch(`${server!.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${testApiKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    const enrolled = await api('/api/v1/generate', { user_id: 'alice' });
+    return (await created.json()) as { apiKey: string; testApiKey: string };
+  }
+
+  const api = (base: string, key: string, path: string, body: object) =>
+    fetch(`${base}${path}`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+  it('signs a person in, creates a business and verifies a code in test mode', async () => {
+    const { testApiKey } = await newBusiness(server!.url, 'bundle@example.com');
+    const enrolled = await api(server!.url, testApiKey, '/api/v1/generate', { user_id: 'alice' });
     expect(enrolled.status).toBe(201);
-    const wrong = await api('/api/v1/verify', { user_id: 'alice', totp_code: '000000' });
+    const wrong = await api(server!.url, testApiKey, '/api/v1/verify', { user_id: 'alice', totp_code: '000000' });
     expect(wrong.status).toBe(200);
     expect(await wrong.json()).toMatchObject({ verified: false });
   });
+
+  // The writer thread's module is bundled beside main.js and loaded without tsx. Were it missing
+  // or broken, the thread would stop with a SIXDIGIT_SQLITE_WRITER warning and its group would go
+  // the careful way: the answer alone would not tell.
+  it('writes live checks on the SQLite writer thread (SQLITE_WRITER=thread) from its own bundle', async () => {
+    expect(existsSync(join(bundleDir, 'nested', 'sqlite-writer.worker.js'))).toBe(true);
+    const threaded = await startServerProcess(
+      { DATABASE_URL: `file:${join(dataDir, 'thread.db')}`, DATA_DIR: dataDir, SQLITE_WRITER: 'thread' },
+      { bundle: join(bundleDir, 'nested', 'main.js') },
+    );
+    try {
+      const { apiKey } = await newBusiness(threaded.url, 'thread@example.com');
+      const ctx = createContext(loadConfig({ ...process.env, DATABASE_URL: `file:${join(dataDir, 'thread.db')}`, DATA_DIR: dataDir }));
+      try {
+        await grantCredits(ctx.db, { businessIdOrEmail: 'thread@example.com', amountPaise: 1_000, reason: 'bundle test' }, { userId: null, label: 'test' });
+      } finally {
+        await ctx.database.close();
+      }
+      const enrolled = await api(threaded.url, apiKey, '/api/v1/generate', { user_id: 'bob' });
+      expect(enrolled.status).toBe(201);
+      const { secret } = (await enrolled.json()) as { secret: string };
+      const code = new TOTP({ secret: Secret.fromBase32(secret) }).generate();
+      const verified = await api(threaded.url, apiKey, '/api/v1/verify', { user_id: 'bob', totp_code: code });
+      expect(await verified.json()).toMatchObject({ verified: true, balance: '9.90' });
+      const replayed = await api(threaded.url, apiKey, '/api/v1/verify', { user_id: 'bob', totp_code: code });
+      expect(await replayed.json()).toMatchObject({ verified: false, status: 'replayed' });
+      expect(threaded.output()).not.toContain('SIXDIGIT_SQLITE_WRITER');
+    } finally {
+      await threaded.stop();
+    }
+  }, 60_000);
 });

@@ -16,14 +16,21 @@
 import { build } from 'esbuild';
 import { pathToFileURL } from 'node:url';
 
-export const SERVER_ENTRY = 'server/src/main.ts';
-export const SERVER_BUNDLE = 'dist/server/main.js';
+/** Where `npm start`'s bundles go, and the one it runs. */
+export const SERVER_DIR = 'dist/server';
+export const SERVER_BUNDLE = `${SERVER_DIR}/main.js`;
+/**
+ * The server's entry points: the process, and the SQLite writer thread's module
+ * (SQLITE_WRITER=thread), which a worker loads on its own (sqlite-writer.ts finds it beside the
+ * process's bundle).
+ */
+export const SERVER_ENTRIES = { main: 'server/src/main.ts', 'sqlite-writer.worker': 'server/src/features/verify/sqlite-writer.worker.ts' };
 
-/** Bundles `entry` (our code; packages stay external) into `outfile`, with a source map. */
-export async function bundleForNode(entry: string, outfile: string): Promise<void> {
+/** Bundles each entry (our code; packages stay external) into `outdir` as `<name>.js`, with a source map. */
+export async function bundleForNode(entries: Record<string, string>, outdir: string): Promise<void> {
   await build({
-    entryPoints: [entry],
-    outfile,
+    entryPoints: entries,
+    outdir,
     bundle: true,
     packages: 'external',
     platform: 'node',
@@ -34,4 +41,6 @@ export async function bundleForNode(entry: string, outfile: string): Promise<voi
   });
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await bundleForNode(SERVER_ENTRY, SERVER_BUNDLE);
+export const buildServer = (outdir: string = SERVER_DIR): Promise<void> => bundleForNode(SERVER_ENTRIES, outdir);
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await buildServer();

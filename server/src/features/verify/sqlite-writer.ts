@@ -11,6 +11,7 @@
  * write refuses: it rolls back and the caller writes the group the careful way, as PostgreSQL's
  * one-message write does.
  */
+import { existsSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { pathToFileURL } from 'node:url';
 import { projectPath } from '../../lib/paths';
@@ -103,17 +104,23 @@ export class SqliteGroupWriter implements LiveGroupWriter {
   }
 
   private start(): Worker {
-    // The thread loads TypeScript as the main thread does: Node 20 does not pass --import hooks
-    // on to a worker, so the thread registers tsx itself before importing its module.
-    const tsx = import.meta.resolve('tsx/esm/api');
-    // From the root, not from this module: the bundle `npm start` runs (scripts/build-server.ts) sits in dist/server.
-    const entry = pathToFileURL(projectPath('server', 'src', 'features', 'verify', 'sqlite-writer.worker.ts')).href;
-    const worker = new Worker(`import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); })`, {
-      eval: true,
+    const options = {
       workerData: this.setup,
       // The thread's own heap: it holds one group's rows at a time.
       resourceLimits: { maxYoungGenerationSizeMb: 16, maxOldGenerationSizeMb: 64 },
-    });
+    };
+    // Run from the bundle `npm start` runs (scripts/build-server.ts), the thread's module was
+    // bundled beside this code. Run from the TypeScript (tests, `npm run dev`), the thread loads it
+    // as the main thread does: Node 20 does not pass --import hooks on to a worker, so the thread
+    // registers tsx itself first; the path comes from the root, as this module may be a bundle.
+    const bundled = new URL('./sqlite-writer.worker.js', import.meta.url);
+    let worker: Worker;
+    if (existsSync(bundled)) worker = new Worker(bundled, options);
+    else {
+      const tsx = import.meta.resolve('tsx/esm/api');
+      const source = pathToFileURL(projectPath('server', 'src', 'features', 'verify', 'sqlite-writer.worker.ts')).href;
+      worker = new Worker(`import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(source)}); })`, { ...options, eval: true });
+    }
     // A thread waiting for work does not keep the process alive.
     worker.unref();
     this.counts.started++;
