@@ -1,5 +1,6 @@
 /**
- * The server as one JavaScript file, dist/server/main.js, which `npm start` runs with plain Node.
+ * The server as JavaScript bundles in dist/server: main.js, which `npm start` runs with plain Node,
+ * and the SQLite writer thread's module beside it.
  *
  * Why not `node --import tsx server/src/main.ts`: on Node 20 a TypeScript loader runs as module
  * hooks on a thread of its own, with its own V8 heap. Loading the server's ~2,700 modules left
