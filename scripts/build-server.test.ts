@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServerProcess, type ServerProcess } from '../test/support/server-process';
+import { client, signInOver, startServerProcess, type ServerProcess } from '../test/support/server-process';
 import { Secret, TOTP } from 'otpauth';
 import { loadConfig } from '../server/src/config';
 import { createContext } from '../server/src/context';
@@ -57,21 +57,10 @@ describe('the server bundle (scripts/build-server.ts)', () => {
 
   /** A signed-in person's new business on `base`: its two keys. */
   async function newBusiness(base: string, email: string): Promise<{ apiKey: string; testApiKey: string }> {
-    const signIn = await fetch(`${base}/api/login/local`, {
-      method: 'POST',
-      redirect: 'manual',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin' },
-      body: new URLSearchParams({ email, name: 'Bundle' }).toString(),
-    });
-    expect(signIn.status).toBe(303);
-    const cookie = signIn.headers.getSetCookie().map((c) => c.split(';')[0]!).filter((c) => !c.endsWith('=')).join('; ');
-    const created = await fetch(`${base}/api/business/create`, {
-      method: 'POST',
-      headers: { cookie, 'content-type': 'application/json', 'sec-fetch-site': 'same-origin' },
-      body: JSON.stringify({ companyName: 'Bundle Co' }),
-    });
+    const cookie = await signInOver(base, email, 'Bundle');
+    const created = await client(base)('POST', '/api/business/create', { cookie, body: { companyName: 'Bundle Co' } });
     expect(created.status).toBe(201);
-    return (await created.json()) as { apiKey: string; testApiKey: string };
+    return { apiKey: String(created.json.apiKey), testApiKey: String(created.json.testApiKey) };
   }
 
   const api = (base: string, key: string, path: string, body: object) =>
