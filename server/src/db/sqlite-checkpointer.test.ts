@@ -31,8 +31,8 @@ describe('SQLite checkpoints on a thread of their own [sqlite]', () => {
     return connection;
   }
 
-  function started(file: string, connection: SQLite.Database): Checkpointer {
-    const checkpointer = startCheckpointer(file, connection, { intervalMs: 5 });
+  function started(file: string, connection: SQLite.Database, options: { restartAfterPages?: number } = {}): Checkpointer {
+    const checkpointer = startCheckpointer(file, connection, { intervalMs: 5, ...options });
     cleanups.push(() => checkpointer.close());
     return checkpointer;
   }
@@ -97,6 +97,60 @@ describe('SQLite checkpoints on a thread of their own [sqlite]', () => {
     // The file keeps its largest size: a few rounds at most, not twelve.
     const walPages = statSync(`${file}-wal`).size / 4096;
     expect(walPages).toBeLessThan(3_000);
+  });
+
+  it('starts the WAL again itself under a writer that never pauses, instead of leaving it to the backstop', async () => {
+    const file = freshFile();
+    const connection = writer(file);
+    const checkpointer = started(file, connection, { restartAfterPages: 500 });
+    // ~4,000 pages in transactions of four ~4 KB rows, one a millisecond, as a busy server commits
+    // its groups. Left to PASSIVE passes, a writer starts the WAL again only when it happens to
+    // begin just after a pass that copied every frame; under the server's load that was rare, the
+    // WAL reached the backstop, and its checkpoint ran inside a COMMIT on the event loop.
+    const insert = connection.prepare('insert into blob (body) values (randomblob(4000))');
+    const transaction = connection.transaction(() => {
+      for (let i = 0; i < 4; i++) insert.run();
+    });
+    for (let i = 0; i < 1_000; i++) {
+      transaction();
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    expect(checkpointer.restarts).toBeGreaterThan(0);
+    // The file keeps its largest size: far below the backstop.
+    expect(statSync(`${file}-wal`).size / 4096).toBeLessThan(3_000);
+  });
+
+  it('gives up a restart that a long read would make writers wait for', async () => {
+    const file = freshFile();
+    const connection = writer(file);
+    connection.pragma('busy_timeout = 5000');
+    const checkpointer = started(file, connection, { restartAfterPages: 500 });
+    const insert = connection.prepare('insert into blob (body) values (randomblob(4000))');
+    const transaction = connection.transaction(() => {
+      for (let i = 0; i < 4; i++) insert.run();
+    });
+    for (let i = 0; i < 200; i++) transaction();
+    // A read that keeps its snapshot (a backup in progress, a slow report), begun after the last
+    // commit: every frame can be copied, but the WAL cannot start again while the read lasts. A
+    // RESTART that waited for it with the connection's 5-s timeout would hold writers off that long.
+    const reader = new SQLite(file);
+    cleanups.push(() => void reader.close());
+    reader.prepare('begin').run();
+    reader.prepare('select count(*) from blob').get();
+    const passes = checkpointer.passes;
+    await until(() => checkpointer.passes >= passes + 4, 'passes while the read lasts');
+    let slowest = 0;
+    for (let i = 0; i < 50; i++) {
+      const began = performance.now();
+      transaction();
+      slowest = Math.max(slowest, performance.now() - began);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    expect(checkpointer.restarts).toBe(0);
+    expect(slowest).toBeLessThan(500);
+    reader.prepare('commit').run();
+    // Once the read ends, the thread starts the WAL again.
+    await until(() => checkpointer.restarts > 0, 'a restart after the read ended');
   });
 
   it('gives the writer its own automatic checkpoint back when the thread is lost', async () => {
