@@ -6,6 +6,13 @@
 export interface GroupCommitOptions<Item> {
   maxInFlight: number;
   maxGroup: number;
+  /**
+   * The fewest items a group needs to start while another of its queue is in flight (default 1).
+   * Fewer wait for the group in flight to finish, or for more to join them: where a group has a
+   * fixed cost (round trips, a commit) worth several items, a group of one or two beside another
+   * costs more than overlapping them saves. A group starts whatever its size when none is in flight.
+   */
+  minToOverlap?: number;
   /** Items with the same non-null key never share a group (one user's checks stay in order). */
   distinctKey: (item: Item) => string | null;
 }
@@ -43,7 +50,7 @@ export class GroupCommit<Item, Result> {
 
   /** After the current turn of the event loop, so what arrived together is written together. */
   private schedule(group: string, queue: Queue<Item, Result>): void {
-    if (queue.scheduled || queue.inFlight >= this.options.maxInFlight) return;
+    if (queue.scheduled || !this.mayStart(queue)) return;
     queue.scheduled = true;
     setImmediate(() => {
       queue.scheduled = false;
@@ -52,7 +59,7 @@ export class GroupCommit<Item, Result> {
   }
 
   private drain(group: string, queue: Queue<Item, Result>): void {
-    while (queue.inFlight < this.options.maxInFlight && queue.waiting.length > 0) {
+    while (this.mayStart(queue)) {
       const taken = this.take(queue);
       queue.inFlight++;
       void this.write(group, taken.map((w) => w.item)).then(
@@ -64,6 +71,12 @@ export class GroupCommit<Item, Result> {
         else if (queue.inFlight === 0) this.queues.delete(group);
       });
     }
+  }
+
+  /** Whether a group may start now: a free slot, and enough waiting to share it with a group in flight. */
+  private mayStart(queue: Queue<Item, Result>): boolean {
+    if (queue.inFlight >= this.options.maxInFlight || queue.waiting.length === 0) return false;
+    return queue.inFlight === 0 || queue.waiting.length >= (this.options.minToOverlap ?? 1);
   }
 
   private take(queue: Queue<Item, Result>): Array<Waiting<Item, Result>> {

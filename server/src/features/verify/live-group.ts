@@ -43,6 +43,8 @@ export interface LiveGroupWriter {
   write(checks: WriterCheck[]): Promise<WriterReply>;
   /** Groups worth having in flight at once (GroupCommit's maxInFlight). */
   readonly inFlight: number;
+  /** The fewest checks a group needs to start beside one in flight (GroupCommit's minToOverlap; default 1). */
+  readonly minToOverlap?: number;
   /** Groups by how they were answered. */
   readonly counts: { written: number; refused: number; failed: number };
 }

@@ -419,6 +419,8 @@ function groupsOf(ctx: AppContext): GroupCommit<PendingCheck, ApiResult> {
       // refused is written the careful way after the next one: one user's double submit may then
       // answer the second request 'verified' and the first 'replayed' (still one per step).
       maxInFlight: liveWriterOf(ctx)?.inFlight ?? 2,
+      // PostgreSQL's second group waits until it is worth its round trips (pg-group-write.ts).
+      minToOverlap: liveWriterOf(ctx)?.minToOverlap,
       maxGroup: 256,
       distinctKey: (p) => ('user_id' in p.input ? repo.userKey(p.business.id, p.livemode, p.input.user_id) : null),
     });
