@@ -15,6 +15,12 @@
  * way. If the connection fails while the write or its COMMIT is unanswered, PostgreSQL may or may
  * not have run the COMMIT: GroupOutcomeUnknown, and the caller looks the group's ids up before
  * writing it again.
+ *
+ * The writer keeps its connections between groups instead of checking one out of the pool for
+ * each: the pool hands a connection over on a later tick (process.nextTick, behind every promise
+ * already settled), so a group that starts as the one before it is answered waited until all of
+ * that group's answers had been sent, 60 µs at 3,000/s and 220 µs closed-loop. A kept connection
+ * sends the next group's reads at once.
  */
 import type { Writable } from 'node:stream';
 import type pg from 'pg';
@@ -26,6 +32,8 @@ import { decideLiveGroup, liveAmounts, type LiveDraft, type LiveEnrolment, userK
 import { type BoundStatement, type GroupColumns, GroupCommitted, GroupOutcomeUnknown, groupWriteRefusal, readGroupStatement, recordGroupStatement } from './repo';
 
 type Rows = pg.QueryResult<unknown[]>;
+/** pg's Client has these (its socket's ref and unref); its types do not name them. */
+type RefCounted = pg.PoolClient & { ref(): void; unref(): void };
 
 /** A result's column positions by name (rows come as arrays). */
 function columns<Name extends string>(result: Rows, names: readonly Name[]): Record<Name, number> {
@@ -78,11 +86,61 @@ export class PgLiveGroupWriter implements LiveGroupWriter {
   /** The connections of its pipelined pool: one per group in flight. */
   static readonly connections = 2;
   readonly counts = { written: 0, refused: 0, failed: 0 };
+  /** Connections checked out of the pool and kept between groups, not in use now. */
+  private readonly idle: pg.PoolClient[] = [];
+  /** Each kept connection's error listener (the pool listens only to the connections it holds). */
+  private readonly errorListeners = new Map<pg.PoolClient, (err: Error) => void>();
+  private closed = false;
 
   constructor(
     private readonly pool: pg.Pool,
     private readonly box: SecretBox,
   ) {}
+
+  /** Hands every kept connection back to the pool; one in use goes back when its group ends. */
+  close(): void {
+    this.closed = true;
+    for (const client of this.idle.splice(0)) this.giveBack(client);
+  }
+
+  /** A kept connection, else one from the pool, kept from now on. */
+  private async take(): Promise<pg.PoolClient> {
+    const kept = this.idle.pop();
+    if (kept) {
+      (kept as RefCounted).ref();
+      return kept;
+    }
+    const client = await this.pool.connect();
+    // PostgreSQL may end a connection while it waits here (a restart, pg_terminate_backend): an
+    // 'error' event that, with no listener, would end the process. Let go of it; a group in
+    // flight on it fails on its own and is written again the careful way.
+    const onError = (err: Error) => {
+      const at = this.idle.indexOf(client);
+      if (at < 0) return;
+      this.idle.splice(at, 1);
+      process.emitWarning(`an idle PostgreSQL connection ended: ${err.message}`, { code: 'SIXDIGIT_PG_IDLE_CONNECTION' });
+      this.giveBack(client, err);
+    };
+    this.errorListeners.set(client, onError);
+    client.on('error', onError);
+    return client;
+  }
+
+  /** After a group: kept for the next one, or handed back (to be closed) when it is not fit to use. */
+  private keep(client: pg.PoolClient, broken: Error | undefined): void {
+    const state = client as unknown as { _queryable?: boolean; _ending?: boolean };
+    if (broken || this.closed || state._queryable === false || state._ending) return this.giveBack(client, broken);
+    // As the pool does with its idle connections: one waiting here does not hold the process open.
+    (client as RefCounted).unref();
+    this.idle.push(client);
+  }
+
+  private giveBack(client: pg.PoolClient, err?: Error): void {
+    const onError = this.errorListeners.get(client);
+    if (onError) client.removeListener('error', onError);
+    this.errorListeners.delete(client);
+    client.release(err);
+  }
 
   async write(checks: WriterCheck[]): Promise<WriterReply> {
     const reply = await this.writeGroup(checks, performance.now());
@@ -94,7 +152,7 @@ export class PgLiveGroupWriter implements LiveGroupWriter {
   private async writeGroup(checks: WriterCheck[], receivedAt: number): Promise<WriterReply> {
     let client: pg.PoolClient;
     try {
-      client = await this.pool.connect();
+      client = await this.take();
     } catch (err) {
       return { kind: 'failed', message: err instanceof Error ? err.message : String(err) };
     }
@@ -183,7 +241,7 @@ export class PgLiveGroupWriter implements LiveGroupWriter {
       if (begun) await client.query('rollback').catch((e: Error) => (broken = e));
       return { kind: 'failed', message: err instanceof Error ? err.message : String(err) };
     } finally {
-      client.release(broken);
+      this.keep(client, broken);
     }
   }
 }

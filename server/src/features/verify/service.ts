@@ -14,6 +14,7 @@ import { GroupCommit } from './group-commit';
 import * as repo from './repo';
 import type { LiveGroupWriter, WriterCheck } from './live-group';
 import { PgLiveGroupWriter } from './pg-group-write';
+import type pg from 'pg';
 import { createLiveGroupWrite } from './sqlite-group-write';
 import { SqliteGroupWriter, SqliteLoopWriter, WriterLost } from './sqlite-writer';
 import {
@@ -502,9 +503,16 @@ const liveWriters = new WeakMap<AppContext, LiveGroupWriter | null>();
 export function liveWriterOf(ctx: AppContext): LiveGroupWriter | null {
   let writer = liveWriters.get(ctx);
   if (writer === undefined) {
-    writer = ctx.database.openPipelinedPool ? new PgLiveGroupWriter(ctx.database.openPipelinedPool(PgLiveGroupWriter.connections), ctx.secrets) : sqliteWriterOf(ctx);
+    writer = ctx.database.openPipelinedPool ? pgWriterOf(ctx, ctx.database.openPipelinedPool(PgLiveGroupWriter.connections)) : sqliteWriterOf(ctx);
     liveWriters.set(ctx, writer);
   }
+  return writer;
+}
+
+function pgWriterOf(ctx: AppContext, pool: pg.Pool): LiveGroupWriter {
+  const writer = new PgLiveGroupWriter(pool, ctx.secrets);
+  // Its kept connections go back to the pool as the pool ends (the pool waits for them).
+  ctx.database.onClose(async () => writer.close());
   return writer;
 }
 
