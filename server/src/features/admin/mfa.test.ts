@@ -31,6 +31,7 @@ describeEachDialect('admin MFA', (dialect) => {
     let cookie: string;
     let secret: string;
     let recoveryCodes: string[];
+    let confirmingCode: string;
 
     it('starts unconfigured', async () => {
       cookie = await signIn(t.app, ADMIN, 'Ada Admin');
@@ -60,7 +61,8 @@ describeEachDialect('admin MFA', (dialect) => {
     });
 
     it('enables MFA with the first code from the authenticator (oathtool), verifies this session and shows 10 recovery codes once', async () => {
-      const res = await post(t.app, '/api/admin/mfa/confirm', cookie, { totpCode: oathtoolCode(secret) });
+      confirmingCode = oathtoolCode(secret);
+      const res = await post(t.app, '/api/admin/mfa/confirm', cookie, { totpCode: confirmingCode });
       expect(res.statusCode).toBe(200);
       const body = res.json();
       expect(body).toMatchObject({ mfaConfigured: true, mfaVerified: true });
@@ -79,8 +81,9 @@ describeEachDialect('admin MFA', (dialect) => {
       const other = await signIn(t.app, ADMIN, 'Ada Admin');
       expect((await get(t.app, '/api/admin/mfa/status', other)).json()).toMatchObject({ mfaConfigured: true, mfaVerified: false });
       expectError(await get(t.app, '/api/admin/users', other), 403, 'mfa_required');
-      // The code that confirmed the setup was already used in this time step: a replay.
-      expectError(await post(t.app, '/api/admin/mfa/verify', other, { totpCode: oathtoolCode(secret) }), 400, 'invalid_code');
+      // The code that confirmed the setup was already used: a replay. (Its own value, not the
+      // current step's, which differs once a 30-s boundary passes between the two tests.)
+      expectError(await post(t.app, '/api/admin/mfa/verify', other, { totpCode: confirmingCode }), 400, 'invalid_code');
       const next = oathtoolCode(secret, new Date(Date.now() + 30_000));
       expect((await post(t.app, '/api/admin/mfa/verify', other, { totpCode: next })).statusCode).toBe(200);
       expect((await get(t.app, '/api/admin/users', other)).statusCode).toBe(200);
