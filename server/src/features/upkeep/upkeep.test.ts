@@ -72,8 +72,10 @@ describeEachDialect('upkeep', (dialect) => {
   it('removes idempotency records older than 24 h and keeps younger ones (their retries still replay)', async () => {
     const biz = await createBusiness(t.app, 'Upkeep Idem');
     await fund(t.ctx, biz.businessId, 1_000);
+    // One token for every call: the retry's body must be the first's, and a 30-s boundary would change it (409).
+    const token = totpCode('JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP');
     const check = (key: string) =>
-      t.app.inject({ method: 'POST', url: '/api/v1/verify', headers: { ...bearer(biz.apiKey), 'idempotency-key': key }, payload: { secret: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP', token: totpCode('JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP') } });
+      t.app.inject({ method: 'POST', url: '/api/v1/verify', headers: { ...bearer(biz.apiKey), 'idempotency-key': key }, payload: { secret: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP', token } });
     expect((await check('old-key')).statusCode).toBe(200);
     expect((await check('young-key')).statusCode).toBe(200);
     await t.ctx.db

@@ -168,12 +168,13 @@ describeEachDialect('public API v1: test mode', (dialect) => {
       const inTest = await enrol(biz.testApiKey, shared);
       expect(inTest.secret).not.toBe(inLive.secret);
       expect((await call(biz.testApiKey, 'POST', '/api/v1/verify', { user_id: shared, totp_code: totpCode(inLive.secret) })).json().verified).toBe(false);
-      const testCheck = (await call(biz.testApiKey, 'POST', '/api/v1/verify', { user_id: shared, totp_code: totpCode(inTest.secret) })).json();
+      const testCode = totpCode(inTest.secret); // sent again below as a replay, even across a 30-s boundary
+      const testCheck = (await call(biz.testApiKey, 'POST', '/api/v1/verify', { user_id: shared, totp_code: testCode })).json();
       expect(testCheck).toMatchObject({ verified: true, livemode: false });
       // Replay protection is per mode: the live enrolment's step has not moved.
       const liveCheck = (await call(biz.apiKey, 'POST', '/api/v1/verify', { user_id: shared, totp_code: totpCode(inLive.secret) })).json();
       expect(liveCheck).toMatchObject({ verified: true, livemode: true, cost: '0.10' });
-      expect((await call(biz.testApiKey, 'POST', '/api/v1/verify', { user_id: shared, totp_code: totpCode(inTest.secret) })).json().status).toBe('replayed');
+      expect((await call(biz.testApiKey, 'POST', '/api/v1/verify', { user_id: shared, totp_code: testCode })).json().status).toBe('replayed');
 
       // Lookups list only their mode, and each record says so.
       expectError(await call(biz.apiKey, 'GET', `/api/v1/verifications/${testCheck.verification_id}`), 404, 'not_found');
@@ -225,8 +226,9 @@ describeEachDialect('public API v1: test mode', (dialect) => {
       for (const r of rows) expect(r.response_body).not.toContain(first.json().secret);
       // A test verify with a key: answered once, free.
       const vkey = unique('idem-verify');
-      const v1 = await call(biz.testApiKey, 'POST', '/api/v1/verify', { user_id: userId, totp_code: totpCode(first.json().secret) }, { 'idempotency-key': vkey });
-      const v2 = await call(biz.testApiKey, 'POST', '/api/v1/verify', { user_id: userId, totp_code: totpCode(first.json().secret) }, { 'idempotency-key': vkey });
+      const vcode = totpCode(first.json().secret); // one value for both: a 30-s boundary between them would change the body (409)
+      const v1 = await call(biz.testApiKey, 'POST', '/api/v1/verify', { user_id: userId, totp_code: vcode }, { 'idempotency-key': vkey });
+      const v2 = await call(biz.testApiKey, 'POST', '/api/v1/verify', { user_id: userId, totp_code: vcode }, { 'idempotency-key': vkey });
       expect(v2.json()).toEqual(v1.json());
       expect(v1.json()).toMatchObject({ verified: true, cost: '0.00', livemode: false });
       expect((await ledgerTotals(t.ctx.db, biz.businessId)).balancePaise).toBe(1_000);
