@@ -28,6 +28,7 @@ import * as m20261126010000 from './20261126010000_enrolment_fillfactor';
 import * as m20261126070000 from './20261126070000_check_group_functions';
 import * as m20261126200000 from './20261126200000_enrolment_lookup_key';
 import * as m20261127010000 from './20261127010000_group_reads';
+import * as m20261127160000 from './20261127160000_throttle_history_ties';
 
 /** Every migration, by name; names sort in the order they run. Add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -60,4 +61,5 @@ export const migrations: Record<string, Migration> = {
   '20261126070000_check_group_functions': m20261126070000,
   '20261126200000_enrolment_lookup_key': m20261126200000,
   '20261127010000_group_reads': m20261127010000,
+  '20261127160000_throttle_history_ties': m20261127160000,
 };

@@ -2,6 +2,7 @@ import { Secret } from 'otpauth';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestApp, describeEachDialect, type TestApp } from '../../../../test/support/db';
 import { balancePaise, bearer, createBusiness, fund, totpCode, unique, verificationCount, wrongCode } from '../../../../test/support/verify-api';
+import type { VerificationStatus } from '../../db/types';
 import { ledgerTotals } from '../credits/repo';
 import * as repo from './repo';
 
@@ -154,6 +155,46 @@ describeEachDialect('credit ledger under concurrent verifies', (dialect) => {
     expect([...read.enrolments.values()].map((e) => e.externalUserId)).toEqual([userId]);
     expect(read.recent.get(repo.userKey(biz.businessId, true, userId))?.map((c) => c.status).filter((s) => s === 'verified')).toEqual([]);
     expect(read.recent.get(repo.userKey(biz.businessId, true, userId))).toHaveLength(5);
+  });
+
+  it('a failure in the same millisecond as a success counts as the newer: the throttle is not one guess late', async () => {
+    const biz = await createBusiness(t.app, 'Tie Ltd');
+    await fund(t.ctx, biz.businessId, 1_000);
+    // History written straight to the table, a minute ago: a failure and a success in one
+    // millisecond, and four failures after them. The newest five are the four and one of the tied
+    // pair. Which of the pair an engine meets first depends on the order they were written in, so
+    // both orders, each for a user of its own.
+    const at = Date.now() - 60_000;
+    const tiedPairs: Array<Array<[number, VerificationStatus]>> = [
+      [[0, 'invalid_code'], [0, 'verified']],
+      [[0, 'verified'], [0, 'invalid_code']],
+    ];
+    for (const pair of tiedPairs) {
+      const { userId, secret } = await enrol(biz.apiKey);
+      const history: Array<[number, VerificationStatus]> = [...pair, [1, 'invalid_code'], [2, 'invalid_code'], [3, 'invalid_code'], [4, 'invalid_code']];
+      for (const [k, [ms, status]] of history.entries()) {
+        await repo.insertVerification(t.ctx.db, {
+          id: `${unique('ver_tie')}_${k}`,
+          businessId: biz.businessId,
+          externalUserId: userId,
+          mode: 'managed',
+          method: 'totp',
+          livemode: true,
+          purpose: null,
+          status,
+          costPaise: 10,
+          responseTimeMs: 1,
+          createdAt: new Date(at + ms),
+        });
+      }
+      // Five failures in a row, the tied one counted as the newer: the next guess is refused, on
+      // the group path and on the careful path (an Idempotency-Key), both reading this history.
+      for (const extra of [{}, { 'idempotency-key': unique('tie') }]) {
+        const res = await t.app.inject({ method: 'POST', url: '/api/v1/verify', headers: { ...bearer(biz.apiKey), ...extra }, payload: { user_id: userId, totp_code: wrongCode(secret) } });
+        expect(res.statusCode, res.body).toBe(429);
+        expect(res.json().error.code).toBe('too_many_attempts');
+      }
+    }
   });
 
   it('10 concurrent uses of one backup code: exactly one verified', async () => {

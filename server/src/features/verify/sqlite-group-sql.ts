@@ -18,15 +18,17 @@ export const SQLITE_ENROLMENTS = `select ${ENROLMENT_COLUMNS} from json_each(?) 
   join enrolment as e on e.business_id = u.value ->> 0 and e.livemode = u.value ->> 1 and e.external_user_id = u.value ->> 2`;
 
 // Per user (the index of the JSON array), the newest `limit` checks inside the window, newest
-// first; a replayed code is the right code sent again (a double submit), not a guess.
+// first; a replayed code is the right code sent again (a double submit), not a guess. Times are
+// milliseconds: a failure in a success's millisecond sorts as the newer (the safe side), else the
+// throttle could take the success among the newest and let one more guess through.
 export const SQLITE_RECENT_CHECKS = `select k, status, created_at from (
-    select u.key as k, v.status, v.created_at, row_number() over (partition by u.key order by v.created_at desc) as n
+    select u.key as k, v.status, v.created_at, row_number() over (partition by u.key order by v.created_at desc, v.status = 'verified') as n
     from json_each(?) as u
     -- The user's index by name: (business, mode, created_at) matches as many terms, and the
     -- planner, without statistics, took it and read every check of the business in the window.
     join totp_verification as v indexed by verification_user_time_idx on v.business_id = u.value ->> 0 and v.external_user_id = u.value ->> 2
     where v.livemode = u.value ->> 1 and v.created_at >= ? and v.status != 'replayed'
-  ) where n <= ? order by k, created_at desc`;
+  ) where n <= ? order by k, created_at desc, status = 'verified'`;
 
 // The two writes go one row per statement. A statement that changes several rows and could fail
 // part-way keeps a statement journal (each page's old content, in a temporary file) so that it can
