@@ -3,7 +3,9 @@ import { Secret, TOTP } from 'otpauth';
 import { expect } from 'vitest';
 import type { AppContext } from '../../server/src/context';
 import { grantCredits } from '../../server/src/features/credits/service';
-import { insertEnrolments } from '../../server/src/features/verify/repo';
+import type { QueryTarget } from '../../server/src/db/prepared';
+import type { VerificationStatus } from '../../server/src/db/types';
+import { insertEnrolments, insertVerification } from '../../server/src/features/verify/repo';
 import { encryptionContext } from '../../server/src/features/verify/service';
 import { newId } from '../../server/src/lib/ids';
 import { signIn } from './db';
@@ -121,4 +123,12 @@ export async function verificationCount(ctx: AppContext, businessId: string): Pr
     .where('business_id', '=', businessId)
     .executeTakeFirstOrThrow();
   return Number(row.n);
+}
+
+/** A live managed check written straight to the table (history at a chosen time), charged ₹0.10. */
+export async function recordPastCheck(
+  target: QueryTarget,
+  check: { id: string; businessId: string; externalUserId: string; status: VerificationStatus; createdAt: Date; responseTimeMs?: number },
+): Promise<void> {
+  await insertVerification(target, { mode: 'managed', method: 'totp', livemode: true, purpose: null, costPaise: 10, responseTimeMs: 1, ...check });
 }

@@ -2,9 +2,8 @@ import { createHash } from 'node:crypto';
 import { Secret } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, describeEachDialect, signIn, type TestApp } from '../../../../test/support/db';
-import { bearer, createBusiness, expectError, fund, totpCode, unique, wrongCode, type TestBusiness } from '../../../../test/support/verify-api';
+import { bearer, createBusiness, expectError, fund, recordPastCheck, totpCode, unique, wrongCode, type TestBusiness } from '../../../../test/support/verify-api';
 import { listAuditEntries } from '../audit/repo';
-import { insertVerification } from '../verify/repo';
 
 const DAY_MS = 86_400_000;
 const CSV_HEADER = 'verification_id,created_at,user_id,mode,method,purpose,status,cost_inr,response_time_ms,livemode';
@@ -212,19 +211,7 @@ describeEachDialect('business dashboard routes', (dialect) => {
           ['ver_old10', tenDaysAgo, 'verified'],
           ['ver_old40', fortyDaysAgo, 'invalid_code'],
         ] as const) {
-          await insertVerification(trx, {
-            id: `${id}_${dialect}`,
-            businessId: biz.businessId,
-            externalUserId: 'history',
-            mode: 'managed',
-            method: 'totp',
-            livemode: true,
-            purpose: null,
-            status,
-            costPaise: 10,
-            responseTimeMs: 4,
-            createdAt,
-          });
+          await recordPastCheck(trx, { id: `${id}_${dialect}`, businessId: biz.businessId, externalUserId: 'history', status, createdAt, responseTimeMs: 4 });
         }
       });
 
@@ -301,19 +288,7 @@ describeEachDialect('business dashboard routes', (dialect) => {
       await enrolAndVerify('plain-user', 'comma, "quotes"\r\nand a new line');
       await enrolAndVerify('ünïcødé-用户', 'लॉगिन');
       await t.ctx.db.transaction().execute((trx) =>
-        insertVerification(trx, {
-          id: `ver_export_old_${dialect}`,
-          businessId: biz.businessId,
-          externalUserId: 'old-user',
-          livemode: true,
-          mode: 'managed',
-          method: 'totp',
-          purpose: null,
-          status: 'invalid_code',
-          costPaise: 10,
-          responseTimeMs: 2.5,
-          createdAt: new Date('2026-01-15T12:00:00.000Z'),
-        }),
+        recordPastCheck(trx, { id: `ver_export_old_${dialect}`, businessId: biz.businessId, externalUserId: 'old-user', status: 'invalid_code', createdAt: new Date('2026-01-15T12:00:00.000Z'), responseTimeMs: 2.5 }),
       );
     });
 

@@ -1,7 +1,7 @@
 import { Secret } from 'otpauth';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestApp, describeEachDialect, type TestApp } from '../../../../test/support/db';
-import { balancePaise, bearer, createBusiness, fund, totpCode, unique, verificationCount, wrongCode } from '../../../../test/support/verify-api';
+import { balancePaise, bearer, createBusiness, fund, recordPastCheck, totpCode, unique, verificationCount, wrongCode } from '../../../../test/support/verify-api';
 import type { VerificationStatus } from '../../db/types';
 import { ledgerTotals } from '../credits/repo';
 import * as repo from './repo';
@@ -173,19 +173,7 @@ describeEachDialect('credit ledger under concurrent verifies', (dialect) => {
       const { userId, secret } = await enrol(biz.apiKey);
       const history: Array<[number, VerificationStatus]> = [...pair, [1, 'invalid_code'], [2, 'invalid_code'], [3, 'invalid_code'], [4, 'invalid_code']];
       for (const [k, [ms, status]] of history.entries()) {
-        await repo.insertVerification(t.ctx.db, {
-          id: `${unique('ver_tie')}_${k}`,
-          businessId: biz.businessId,
-          externalUserId: userId,
-          mode: 'managed',
-          method: 'totp',
-          livemode: true,
-          purpose: null,
-          status,
-          costPaise: 10,
-          responseTimeMs: 1,
-          createdAt: new Date(at + ms),
-        });
+        await recordPastCheck(t.ctx.db, { id: `${unique('ver_tie')}_${k}`, businessId: biz.businessId, externalUserId: userId, status, createdAt: new Date(at + ms) });
       }
       // Five failures in a row, the tied one counted as the newer: the next guess is refused, on
       // the group path and on the careful path (an Idempotency-Key), both reading this history.
