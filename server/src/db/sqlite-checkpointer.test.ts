@@ -102,7 +102,13 @@ describe('SQLite checkpoints on a thread of their own [sqlite]', () => {
   it('starts the WAL again itself under a writer that never pauses, instead of leaving it to the backstop', async () => {
     const file = freshFile();
     const connection = writer(file);
-    const checkpointer = started(file, connection, { restartAfterPages: 500 });
+    // As the server's connections wait (openDatabase): a restart holds writers off for a moment.
+    connection.pragma('busy_timeout = 5000');
+    // A low threshold, so that the thread's own restart is reached however the timing falls. At
+    // this test's pace the writer often starts the WAL again itself (it began just after a pass
+    // that copied every frame): in one run of eight the WAL never grew past 408 pages, and with a
+    // threshold of 500 the thread had nothing to restart.
+    const checkpointer = started(file, connection, { restartAfterPages: 50 });
     // Transactions of four ~4 KB rows, one a millisecond, as a busy server commits its groups.
     // Left to PASSIVE passes, a writer starts the WAL again only when it happens to begin just
     // after a pass that copied every frame; under the server's load that was rare, the WAL reached
