@@ -72,8 +72,17 @@ function closing(destroy: () => Promise<void>): Pick<Db, 'onClose' | 'close'> {
   return {
     onClose: (hook) => void hooks.push(hook),
     close: async () => {
-      await Promise.all(hooks.splice(0).map((hook) => hook()));
-      await destroy();
+      // Idle PostgreSQL connections do not hold the process open (allowExitOnIdle, and the group
+      // writer's kept ones), and while they end nothing else may: the process could exit before
+      // their ends were acknowledged, with close() never settled and the code after it never run
+      // (seen: a script that closed, then dropped its database, exited 13 with it still there).
+      const holdOpen = setInterval(() => undefined, 60_000);
+      try {
+        await Promise.all(hooks.splice(0).map((hook) => hook()));
+        await destroy();
+      } finally {
+        clearInterval(holdOpen);
+      }
     },
   };
 }
