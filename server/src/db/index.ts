@@ -76,12 +76,13 @@ function closing(destroy: () => Promise<void>): Pick<Db, 'onClose' | 'close'> {
       // writer's kept ones), and while they end nothing else may: the process could exit before
       // their ends were acknowledged, with close() never settled and the code after it never run
       // (seen: a script that closed, then dropped its database, exited 13 with it still there).
-      const holdOpen = setInterval(() => undefined, 60_000);
+      // Held for at most 30 s, so a connection that never ends cannot keep a process alive.
+      const holdOpen = setTimeout(() => undefined, 30_000);
       try {
         await Promise.all(hooks.splice(0).map((hook) => hook()));
         await destroy();
       } finally {
-        clearInterval(holdOpen);
+        clearTimeout(holdOpen);
       }
     },
   };
