@@ -88,10 +88,7 @@ export interface ImportProgress {
   total: number;
 }
 
-/**
- * POST /api/user/totp-accounts/import in chunks of IMPORT_CHUNK_SIZE, reporting progress. A chunk
- * that fails stops the import; what earlier chunks added stays added (`error.partial` says what).
- */
+/** An import that stopped part-way: what was added before the failure stays added (`partial` says what). */
 export class ImportError extends Error {
   override readonly name = 'ImportError';
 
@@ -107,15 +104,15 @@ export class ImportError extends Error {
 /** Adds each account to the vault (one encrypted entry each), reporting progress. */
 export async function importIntoVault(userId: string, accounts: AccountInput[], onProgress: (progress: ImportProgress) => void): Promise<ImportOutcome> {
   const outcome: ImportOutcome = { added: [], skipped: [] };
-  const session = vaultSession(userId);
-  onProgress({ done: 0, total: accounts.length });
-  for (const [i, input] of accounts.entries()) {
-    try {
-      outcome.added.push(await session.addAccount(checked(input)));
-    } catch (error) {
-      throw new ImportError(error, outcome);
-    }
-    onProgress({ done: i + 1, total: accounts.length });
+  const total = accounts.length;
+  onProgress({ done: 0, total });
+  try {
+    await vaultSession(userId).addAccounts(accounts.map((input) => checked(input)), (added) => {
+      outcome.added.push(added);
+      onProgress({ done: outcome.added.length, total });
+    });
+  } catch (error) {
+    throw new ImportError(error, outcome);
   }
   return outcome;
 }

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AuthenticatorAccount } from '@common/contract/authenticator';
 import { jsonResponse } from '@/test/render-app';
 import { fakeVault, TEST_VAULT_PASSPHRASE, type FakeVault } from '@/test/fake-vault';
+import { saveVaultSnapshot } from '../offline-store';
 import { VaultSession } from './session';
 
 vi.mock('../offline-store', async (importOriginal) => ({
@@ -107,6 +108,50 @@ describe('the vault session on two devices', () => {
     await session.load();
     await session.unlockWithRecoveryKey(vault.recoveryKey);
     expect(session.getView()).toMatchObject({ status: 'unlocked', unreadable: 1, accounts: [expect.objectContaining({ id: HOTP.id })] });
+  });
+});
+
+describe('adding many accounts (an import)', () => {
+  const input = (n: number) => ({ type: 'totp' as const, issuer: `Site${n}`, accountName: 'ada', secret: 'GEZDGNBVGY3TQOJQ', algorithm: 'SHA1' as const, digits: 6, period: 30, counter: null });
+
+  async function unlocked(vault: FakeVault) {
+    serveVault(vault);
+    const session = new VaultSession('user_1');
+    await session.load();
+    await session.unlockWithRecoveryKey(vault.recoveryKey);
+    let renders = 0;
+    session.subscribe(() => (renders += 1));
+    vi.mocked(saveVaultSnapshot).mockClear();
+    return { session, renders: () => renders };
+  }
+
+  it('adds them in order after the accounts there, one entry each, telling the page and saving the copy once', async () => {
+    const vault = await fakeVault([HOTP]);
+    const { session, renders } = await unlocked(vault);
+    const reported: string[] = [];
+    const added = await session.addAccounts([1, 2, 3, 4, 5].map(input), (account) => reported.push(account.issuer ?? ''));
+    expect(reported).toEqual(['Site1', 'Site2', 'Site3', 'Site4', 'Site5']);
+    expect(added.map((a) => a.order)).toEqual([1, 2, 3, 4, 5]);
+    expect((await vault.accounts()).map((a) => a.issuer)).toEqual(['Bank', 'Site1', 'Site2', 'Site3', 'Site4', 'Site5']);
+    expect(renders()).toBe(1);
+    expect(saveVaultSnapshot).toHaveBeenCalledTimes(1);
+    expect(session.getView()).toMatchObject({ accounts: [{ issuer: 'Bank' }, { issuer: 'Site1' }, {}, {}, {}, { issuer: 'Site5' }] });
+  });
+
+  it('stops at the first refused entry, keeps and shows what was added before it', async () => {
+    const vault = await fakeVault([]);
+    const put = vault.routes['PUT /api/user/vault/entries/*']!;
+    let puts = 0;
+    vault.routes['PUT /api/user/vault/entries/*'] = async (init, url) =>
+      (puts += 1) === 3 ? jsonResponse(500, { error: { code: 'internal', message: 'down', request_id: 'r' } }) : put(init, url);
+    const { session, renders } = await unlocked(vault);
+    const reported: string[] = [];
+    await expect(session.addAccounts([1, 2, 3, 4].map(input), (account) => reported.push(account.issuer ?? ''))).rejects.toThrow();
+    expect(reported).toEqual(['Site1', 'Site2']);
+    expect((await vault.accounts()).map((a) => a.issuer)).toEqual(['Site1', 'Site2']);
+    expect(renders()).toBe(1);
+    expect(saveVaultSnapshot).toHaveBeenCalledTimes(1);
+    expect(session.getView()).toMatchObject({ accounts: [{ issuer: 'Site1' }, { issuer: 'Site2' }] });
   });
 });
 

@@ -355,6 +355,14 @@ export class VaultSession {
    * the new account. On a 409 it runs again on the newer entry.
    */
   async writeAccount(id: string, change: (current: VaultAccount | undefined) => VaultAccount): Promise<VaultListAccount> {
+    const written = await this.putAccount(id, change);
+    this.emit();
+    this.saveSnapshot();
+    return written;
+  }
+
+  /** writeAccount without telling the page or saving the copy on this device: the caller does, once. */
+  private async putAccount(id: string, change: (current: VaultAccount | undefined) => VaultAccount): Promise<VaultListAccount> {
     for (let attempt = 0; ; attempt += 1) {
       const { key, vaultId } = this.requireWritable();
       const base = this.entries.get(id)?.version ?? 0;
@@ -364,8 +372,6 @@ export class VaultSession {
         const saved = await apiSend<VaultEntry>('PUT', `${VAULT_PATH}/entries/${encodeURIComponent(id)}`, { baseVersion: base, ciphertext });
         this.entries.set(id, saved);
         this.plain.set(id, next);
-        this.emit();
-        this.saveSnapshot();
         return { ...next, id };
       } catch (error) {
         if (!isConflict(error) || attempt >= MAX_CONFLICT_RETRIES) throw error;
@@ -375,8 +381,28 @@ export class VaultSession {
   }
 
   async addAccount(account: Omit<VaultAccount, 'createdAt' | 'order'>): Promise<VaultListAccount> {
-    const order = Math.max(-1, ...[...this.plain.values()].map((a) => a.order)) + 1;
-    return this.writeAccount(vc.newEntryId(), () => ({ ...account, createdAt: new Date().toISOString(), order }));
+    return (await this.addAccounts([account]))[0]!;
+  }
+
+  /**
+   * Adds accounts one entry each, in order, after the accounts already there. The page is told and
+   * the copy on this device saved once, at the end or at the first failure (what was added stays):
+   * once per entry, an import of n accounts rendered the list and saved the whole vault n times.
+   */
+  async addAccounts(accounts: ReadonlyArray<Omit<VaultAccount, 'createdAt' | 'order'>>, onAdded?: (added: VaultListAccount) => void): Promise<VaultListAccount[]> {
+    const added: VaultListAccount[] = [];
+    try {
+      for (const account of accounts) {
+        const order = Math.max(-1, ...[...this.plain.values()].map((a) => a.order)) + 1;
+        const written = await this.putAccount(vc.newEntryId(), () => ({ ...account, createdAt: new Date().toISOString(), order }));
+        added.push(written);
+        onAdded?.(written);
+      }
+      return added;
+    } finally {
+      this.emit();
+      this.saveSnapshot();
+    }
   }
 
   async deleteAccount(id: string): Promise<void> {
